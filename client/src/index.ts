@@ -1,0 +1,31 @@
+export { createIdentityClient } from "./identity-client.ts";
+export type { IdentityClient, IdentityClientOptions } from "./identity-client.ts";
+export { readIdentityResponse } from "./identity-response.ts";
+export type { IdentityResponse } from "./identity-response.ts";
+export {
+  FlowErrorFromJSON,
+  LoginFlowFromJSON,
+  RegistrationFlowFromJSON,
+  SessionFromJSON,
+} from "@ory/client-fetch";
+export type {
+  ContinueWith,
+  FlowError,
+  LoginFlow,
+  LogoutFlow,
+  RegistrationFlow,
+  Session,
+  SuccessfulNativeLogin,
+  SuccessfulNativeRegistration,
+  UiContainer,
+  UiNode,
+  UiNodeAnchorAttributes,
+  UiNodeAttributes,
+  UiNodeImageAttributes,
+  UiNodeInputAttributes,
+  UiNodeScriptAttributes,
+  UiNodeTextAttributes,
+  UiText,
+  UpdateLoginFlowBody,
+  UpdateRegistrationFlowBody,
+} from "@ory/client-fetch";
