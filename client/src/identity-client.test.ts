@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createIdentityClient, readIdentityResponse } from "./index.ts";
+import { createIdentityClient, readIdentityAnswer, readIdentityResponse } from "./index.ts";
 
 interface Recorded {
   url: string;
@@ -122,5 +122,30 @@ describe("readIdentityResponse", () => {
     const client = createIdentityClient({ basePath: "http://k", fetchApi });
 
     await expect(readIdentityResponse(() => client.frontend.toSessionRaw({}))).rejects.toThrow();
+  });
+});
+
+describe("readIdentityAnswer", () => {
+  it("gives the raw JSON body for success and error statuses alike", async () => {
+    const flow = { id: "f1", expires_at: "2030-01-01T00:00:00Z", ui: { nodes: [] } };
+    const ok = recordingFetch(() => jsonResponse(200, flow, ["csrf=1"]));
+    const invalid = recordingFetch(() => jsonResponse(400, flow));
+
+    const okAnswer = await readIdentityAnswer(() =>
+      createIdentityClient({
+        basePath: "http://k",
+        fetchApi: ok.fetchApi,
+      }).frontend.getLoginFlowRaw({ id: "f1" }),
+    );
+    const invalidAnswer = await readIdentityAnswer(() =>
+      createIdentityClient({
+        basePath: "http://k",
+        fetchApi: invalid.fetchApi,
+      }).frontend.getLoginFlowRaw({ id: "f1" }),
+    );
+
+    // Not the SDK's model: dates stay strings, exactly as the identity service sent them.
+    expect(okAnswer).toEqual({ status: 200, body: flow, setCookies: ["csrf=1"] });
+    expect(invalidAnswer).toEqual({ status: 400, body: flow, setCookies: [] });
   });
 });

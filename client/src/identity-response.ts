@@ -33,6 +33,26 @@ export async function readIdentityResponse<T>(
   }
 }
 
+/** Status, raw JSON body and cookies of a call, whatever the status: for classifying answers. */
+export interface IdentityAnswer {
+  status: number;
+  body: unknown;
+  setCookies: string[];
+}
+
+export async function readIdentityAnswer<T>(
+  call: () => Promise<ApiResponse<T>>,
+): Promise<IdentityAnswer> {
+  let raw: Response;
+  try {
+    raw = (await call()).raw;
+  } catch (error) {
+    if (!(error instanceof ResponseError)) throw error;
+    raw = error.response;
+  }
+  return { status: raw.status, body: await readBody(raw), setCookies: raw.headers.getSetCookie() };
+}
+
 async function readBody(response: Response): Promise<unknown> {
   const text = await response.text();
   if (text === "") return null;

@@ -1,7 +1,7 @@
 export { createIdentityClient } from "./identity-client.ts";
 export type { IdentityClient, IdentityClientOptions } from "./identity-client.ts";
-export { readIdentityResponse } from "./identity-response.ts";
-export type { IdentityResponse } from "./identity-response.ts";
+export { readIdentityAnswer, readIdentityResponse } from "./identity-response.ts";
+export type { IdentityAnswer, IdentityResponse } from "./identity-response.ts";
 export {
   FlowErrorFromJSON,
   LoginFlowFromJSON,
