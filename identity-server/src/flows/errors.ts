@@ -1,0 +1,80 @@
+import { randomUUID } from "node:crypto";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { ServerContext } from "../context.ts";
+import { csrfTokenFor } from "../http/csrf.ts";
+import { acceptsJson, isJsonRequest } from "../http/content-negotiation.ts";
+import { HerodotError, notFoundRow } from "../http/errors.ts";
+import { insertError, readError } from "../store/errors.ts";
+import { ValidationError } from "../ui/validation-error.ts";
+import { isUuid } from "./flow-id.ts";
+
+/** Any error as the herodot object Kratos stores and sends. */
+export function toHerodot(error: unknown): HerodotError {
+  if (error instanceof HerodotError) return error;
+  if (error instanceof ValidationError) return new HerodotError(400, { reason: error.message });
+  return new HerodotError(500);
+}
+
+export function sendError(reply: FastifyReply, error: unknown): FastifyReply {
+  const herodot = toHerodot(error);
+  if (herodot.code >= 500) reply.log.error({ err: error }, "request failed");
+  if (herodot.id) reply.header("ory-error-id", herodot.id);
+  return reply.code(herodot.code).type("application/json").send(herodot.envelope());
+}
+
+/**
+ * Kratos' errorx Forward: JSON clients get the error; browsers get it stored and are redirected
+ * (303) to the error UI, which reads it back from GET /self-service/errors?id=.
+ */
+export async function forwardError(
+  ctx: ServerContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  error: unknown,
+): Promise<FastifyReply> {
+  if (isJsonRequest(request)) return sendError(reply, error);
+  const id = randomUUID();
+  const herodot = toHerodot(error);
+  await insertError(
+    ctx.db,
+    id,
+    herodot.body() as unknown as Record<string, unknown>,
+    csrfTokenFor(request, reply, ctx.cookies),
+    ctx.now(),
+  );
+  if (acceptsJson(request)) return sendError(reply, error);
+  return reply.redirect(`${ctx.config.uiBaseUrl}/error?id=${id}`, 303);
+}
+
+const stub500 = [
+  {
+    code: 500,
+    status: "Internal Server Error",
+    reason: "This is a stub error.",
+    message: "An internal server error occurred, please contact the system administrator",
+  },
+];
+
+export function registerErrorRoutes(app: FastifyInstance, ctx: ServerContext): void {
+  app.get("/self-service/errors", async (request, reply) => {
+    const query = request.query as Record<string, string | undefined>;
+    const id = query.error || query.id || "";
+    const now = ctx.now();
+    if (id === "stub:500") {
+      return reply.send({
+        id: randomUUID(),
+        error: stub500,
+        created_at: now.toISOString(),
+        updated_at: now.toISOString(),
+      });
+    }
+    const stored = isUuid(id) ? await readError(ctx.db, id.toLowerCase(), now) : undefined;
+    if (!stored) return sendError(reply, notFoundRow());
+    return reply.send({
+      id: stored.id,
+      error: stored.error,
+      created_at: stored.createdAt.toISOString(),
+      updated_at: stored.updatedAt.toISOString(),
+    });
+  });
+}

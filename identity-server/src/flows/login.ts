@@ -1,0 +1,196 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { ServerContext } from "../context.ts";
+import { isJsonRequest } from "../http/content-negotiation.ts";
+import { csrfTokenFor } from "../http/csrf.ts";
+import { badRequest, HerodotError, notFoundRow } from "../http/errors.ts";
+import { secureRedirectTo } from "../http/return-to.ts";
+import { submittedMethod } from "../methods/method-of.ts";
+import { passwordLogin, populatePasswordLogin, populatePasswordRefresh } from "../methods/password/login.ts";
+import type { Identity } from "../identity/identity.ts";
+import {
+  activateSession,
+  fetchSession,
+  issueSessionCookie,
+  newSession,
+  persistSession,
+  type ActiveSession,
+} from "../session/session-manager.ts";
+import { sessionJson } from "../session/session.ts";
+import { findFlow, insertFlow, updateFlow } from "../store/flows.ts";
+import { uiText } from "../text/messages.ts";
+import { csrfNode, upsertNode, type SortOptions } from "../ui/nodes.ts";
+import { ValidationError } from "../ui/validation-error.ts";
+import { alreadyLoggedInForLogin, sessionRequiredForHigherAal } from "./already-logged-in.ts";
+import { forwardError, sendError } from "./errors.ts";
+import { ensureFlowValid, writeFlowError, type FlowErrorPolicy } from "./flow-errors.ts";
+import { flowIdFromQuery } from "./flow-id.ts";
+import { flowJson, type Flow, type FlowType } from "./flow.ts";
+import { sendAlreadyLoggedIn, sendRedirectOrJson, sorted } from "./flow-responses.ts";
+import { sendStoredFlow } from "./get-flow.ts";
+import { newFlow } from "./new-flow.ts";
+
+const loginSort: SortOptions = {
+  groups: ["oidc", "default", "webauthn", "passkey", "code", "password", "totp", "lookup_secret"],
+  keys: ["csrf_token", "identifier", "password"],
+};
+
+/** Raised at init when a session exists and neither refresh nor a higher AAL was asked for. */
+class AlreadyLoggedIn extends Error {
+  readonly requestUrl: string;
+  constructor(requestUrl: string) {
+    super("already logged in");
+    this.requestUrl = requestUrl;
+  }
+}
+
+/** Kratos' NewLoginFlow: builds and stores the form that fits the request and any session. */
+async function createLoginFlow(
+  ctx: ServerContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  type: FlowType,
+): Promise<Flow> {
+  const flow = newFlow(ctx, request, reply, "login", type);
+  if (flow.requestedAal !== "aal1" && flow.requestedAal !== "aal2") {
+    throw badRequest(
+      `Unable to parse AuthenticationMethod Assurance Level (AAL): expected one of [aal1, aal2] but got ${flow.requestedAal}`,
+    );
+  }
+  const active = await fetchSession(ctx, request);
+  if (!active) {
+    if (flow.requestedAal === "aal2") throw sessionRequiredForHigherAal();
+    flow.refresh = false;
+    populatePasswordLogin(ctx, flow);
+  } else if (flow.refresh) {
+    if (flow.requestedAal === "aal1") populatePasswordRefresh(flow, active.identity);
+  } else if (flow.requestedAal === "aal1" || active.session.aal === "aal2") {
+    throw new AlreadyLoggedIn(flow.requestUrl);
+  }
+  if (flow.refresh) flow.ui.messages = [uiText(1010003)];
+  if (active && flow.requestedAal === "aal2" && active.session.aal !== "aal2") {
+    flow.ui.messages = [...(flow.ui.messages ?? []), uiText(1010004)];
+  }
+  if (type === "browser") upsertNode(flow.ui, csrfNode(csrfTokenFor(request, reply, ctx.cookies)));
+  sorted(flow, loginSort);
+  await insertFlow(ctx.db, flow);
+  return flow;
+}
+
+function errorPolicy(ctx: ServerContext, request: FastifyRequest, reply: FastifyReply): FlowErrorPolicy {
+  return {
+    kind: "login",
+    uiPath: "/login",
+    redirectStatus: 303,
+    expiredMessageId: 4010001,
+    sortOptions: loginSort,
+    async replace(old) {
+      const replacement = await createLoginFlow(ctx, request, reply, old.type);
+      replacement.requestUrl = old.requestUrl;
+      replacement.returnTo = old.returnTo;
+      return replacement;
+    },
+  };
+}
+
+/** After a successful first factor: activate the session and answer per flow type and client. */
+async function completeLogin(
+  ctx: ServerContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  flow: Flow,
+  identity: Identity,
+  existing: ActiveSession | undefined,
+): Promise<FastifyReply> {
+  if (identity.state !== "active") {
+    throw new HerodotError(400, {
+      id: "identity_disabled",
+      message: "identity is disabled",
+      reason: "This account was disabled.",
+    });
+  }
+  const { session, token } =
+    existing && existing.identity.id === identity.id
+      ? existing
+      : newSession(identity.id, ctx.now());
+  activateSession(ctx, request, session, { method: "password", aal: "aal1" });
+  const returnTo = secureRedirectTo(ctx.returnToPolicy, {
+    returnTo: flow.returnTo,
+    sourceUrl: flow.requestUrl,
+  });
+  flow.active = "password";
+  await ctx.db.transaction().execute(async (trx) => {
+    await updateFlow(trx, flow, ctx.now());
+    await persistSession(trx, session, token);
+  });
+  const body = sessionJson(session, identity, ctx.config.publicBaseUrl, ctx.now());
+  if (flow.type === "api") {
+    return reply.send({ session_token: token, session: body, continue_with: null });
+  }
+  await issueSessionCookie(ctx, request, reply, session, token);
+  if (isJsonRequest(request)) {
+    return reply.send({
+      session: body,
+      continue_with: [{ action: "redirect_browser_to", redirect_browser_to: returnTo }],
+    });
+  }
+  return reply.redirect(returnTo, 303);
+}
+
+async function submitLogin(
+  ctx: ServerContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
+  const policy = errorPolicy(ctx, request, reply);
+  let flow: Flow | undefined;
+  try {
+    const id = flowIdFromQuery(request.query);
+    flow = await findFlow(ctx.db, "login", id);
+    if (!flow) throw notFoundRow();
+  } catch (error) {
+    return writeFlowError(ctx, request, reply, undefined, error, policy);
+  }
+  try {
+    const existing = await fetchSession(ctx, request);
+    if (existing && !flow.refresh && !(flow.requestedAal === "aal2" && existing.session.aal !== "aal2")) {
+      if (isJsonRequest(request) || flow.type === "api") throw alreadyLoggedInForLogin();
+      return reply.redirect(ctx.config.defaultReturnUrl, 303);
+    }
+    if (!existing && flow.requestedAal === "aal2") throw sessionRequiredForHigherAal();
+    ensureFlowValid(flow, ctx.now());
+    const method = await submittedMethod(request);
+    if (method !== "password" || flow.requestedAal !== "aal1") {
+      throw ValidationError.of("", uiText(4010002));
+    }
+    const identity = await passwordLogin(ctx, request, reply, flow);
+    return await completeLogin(ctx, request, reply, flow, identity, existing);
+  } catch (error) {
+    return writeFlowError(ctx, request, reply, flow, error, policy);
+  }
+}
+
+export function registerLoginRoutes(app: FastifyInstance, ctx: ServerContext): void {
+  app.get("/self-service/login/browser", async (request, reply) => {
+    try {
+      const flow = await createLoginFlow(ctx, request, reply, "browser");
+      return sendRedirectOrJson(request, reply, flow, `${ctx.config.uiBaseUrl}/login?flow=${flow.id}`);
+    } catch (error) {
+      if (error instanceof AlreadyLoggedIn) {
+        return sendAlreadyLoggedIn(ctx, request, reply, alreadyLoggedInForLogin(), error.requestUrl);
+      }
+      return forwardError(ctx, request, reply, error);
+    }
+  });
+
+  app.get("/self-service/login/api", async (request, reply) => {
+    try {
+      return reply.send(flowJson(await createLoginFlow(ctx, request, reply, "api")));
+    } catch (error) {
+      return sendError(reply, error instanceof AlreadyLoggedIn ? alreadyLoggedInForLogin() : error);
+    }
+  });
+
+  app.get("/self-service/login/flows", (request, reply) => sendStoredFlow(ctx, request, reply, "login"));
+  app.post("/self-service/login", (request, reply) => submitLogin(ctx, request, reply));
+  app.get("/self-service/login", (request, reply) => submitLogin(ctx, request, reply));
+}

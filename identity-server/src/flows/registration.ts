@@ -1,0 +1,185 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { ServerContext } from "../context.ts";
+import { isJsonRequest } from "../http/content-negotiation.ts";
+import { csrfTokenFor } from "../http/csrf.ts";
+import { notFoundRow } from "../http/errors.ts";
+import { secureRedirectTo } from "../http/return-to.ts";
+import { submittedMethod } from "../methods/method-of.ts";
+import {
+  passwordRegistration,
+  populatePasswordRegistration,
+} from "../methods/password/registration.ts";
+import { populateTraitNodes } from "../methods/profile/trait-nodes.ts";
+import {
+  activateSession,
+  fetchSession,
+  issueSessionCookie,
+  newSession,
+  persistSession,
+} from "../session/session-manager.ts";
+import { sessionJson } from "../session/session.ts";
+import { findFlow, insertFlow, updateFlow } from "../store/flows.ts";
+import { DuplicateIdentityError, insertIdentity } from "../store/identities.ts";
+import { identityJson } from "../identity/identity.ts";
+import { uiText } from "../text/messages.ts";
+import { csrfNode, setTraitValues, upsertNode, type SortOptions } from "../ui/nodes.ts";
+import { ValidationError } from "../ui/validation-error.ts";
+import { alreadyLoggedInForRegistration } from "./already-logged-in.ts";
+import { forwardError, sendError } from "./errors.ts";
+import { ensureFlowValid, writeFlowError, type FlowErrorPolicy } from "./flow-errors.ts";
+import { flowIdFromQuery } from "./flow-id.ts";
+import { flowJson, type Flow, type FlowType } from "./flow.ts";
+import { sendAlreadyLoggedIn, sendRedirectOrJson, sorted } from "./flow-responses.ts";
+import { sendStoredFlow } from "./get-flow.ts";
+import { newFlow } from "./new-flow.ts";
+
+/** Schema order with the password right after the first trait (Kratos' PasswordLoginOrder). */
+function registrationSort(ctx: ServerContext): SortOptions {
+  const traitKeys = ctx.schema.traitPaths.map((p) => p.name);
+  const [first, ...rest] = traitKeys;
+  return {
+    groups: ["oidc", "saml", "default", "webauthn", "passkey", "code", "password", "captcha", "profile"],
+    keys: first ? ["csrf_token", first, "password", ...rest] : ["csrf_token", "password"],
+  };
+}
+
+async function createRegistrationFlow(
+  ctx: ServerContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  type: FlowType,
+): Promise<Flow> {
+  const flow = newFlow(ctx, request, reply, "registration", type);
+  populateTraitNodes(ctx, flow);
+  populatePasswordRegistration(flow);
+  if (type === "browser") upsertNode(flow.ui, csrfNode(csrfTokenFor(request, reply, ctx.cookies)));
+  sorted(flow, registrationSort(ctx));
+  await insertFlow(ctx.db, flow);
+  return flow;
+}
+
+function errorPolicy(ctx: ServerContext, request: FastifyRequest, reply: FastifyReply): FlowErrorPolicy {
+  return {
+    kind: "registration",
+    uiPath: "/registration",
+    redirectStatus: 302,
+    expiredMessageId: 4040001,
+    sortOptions: registrationSort(ctx),
+    async replace(old) {
+      const replacement = await createRegistrationFlow(ctx, request, reply, old.type);
+      replacement.requestUrl = old.requestUrl;
+      replacement.returnTo = old.returnTo;
+      return replacement;
+    },
+  };
+}
+
+async function submitRegistration(
+  ctx: ServerContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
+  const policy = errorPolicy(ctx, request, reply);
+  // Kratos guards the whole endpoint: with a session, browsers are sent on, others get 400.
+  if (await fetchSession(ctx, request)) {
+    if (isJsonRequest(request)) return sendError(reply, alreadyLoggedInForRegistration());
+    return reply.redirect(secureRedirectTo(ctx.returnToPolicy, { sourceUrl: undefined }), 302);
+  }
+  let flow: Flow | undefined;
+  try {
+    const id = flowIdFromQuery(request.query);
+    flow = await findFlow(ctx.db, "registration", id);
+    if (!flow) throw notFoundRow();
+  } catch (error) {
+    return writeFlowError(ctx, request, reply, undefined, error, policy);
+  }
+  try {
+    ensureFlowValid(flow, ctx.now());
+    const method = await submittedMethod(request);
+    if (method !== "password") throw ValidationError.of("", uiText(4010003));
+    const identity = await passwordRegistration(ctx, request, reply, flow);
+
+    const returnTo = secureRedirectTo(ctx.returnToPolicy, {
+      returnTo: flow.returnTo,
+      sourceUrl: flow.requestUrl,
+    });
+    // The `session` after-registration hook is on: sign the new identity in right away.
+    const { session, token } = newSession(identity.id, ctx.now());
+    activateSession(ctx, request, session, { method: "password", aal: "aal1" });
+    flow.active = "password";
+    try {
+      await ctx.db.transaction().execute(async (trx) => {
+        await insertIdentity(trx, identity);
+        await persistSession(trx, session, token);
+        await updateFlow(trx, flow as Flow, ctx.now());
+      });
+    } catch (error) {
+      flow.active = undefined;
+      if (error instanceof DuplicateIdentityError) {
+        setTraitValues(flow.ui, identity.traits);
+        throw ValidationError.of("", uiText(4000007));
+      }
+      throw error;
+    }
+
+    const base = ctx.config.publicBaseUrl;
+    const now = ctx.now();
+    const identityBody = identityJson(identity, { publicBaseUrl: base });
+    const sessionBody = sessionJson(session, identity, base, now);
+    if (flow.type === "api") {
+      return reply.send({
+        session_token: token,
+        session: sessionBody,
+        identity: identityBody,
+        continue_with: [{ action: "set_ory_session_token", ory_session_token: token }],
+      });
+    }
+    await issueSessionCookie(ctx, request, reply, session, token);
+    if (isJsonRequest(request)) {
+      return reply.send({
+        session: sessionBody,
+        identity: identityBody,
+        continue_with: [{ action: "redirect_browser_to", redirect_browser_to: returnTo }],
+      });
+    }
+    return reply.redirect(returnTo, 303);
+  } catch (error) {
+    return writeFlowError(ctx, request, reply, flow, error, policy);
+  }
+}
+
+export function registerRegistrationRoutes(app: FastifyInstance, ctx: ServerContext): void {
+  app.get("/self-service/registration/browser", async (request, reply) => {
+    try {
+      if (await fetchSession(ctx, request)) {
+        const requestUrl = `${ctx.config.publicBaseUrl}${request.url}`;
+        if (isJsonRequest(request)) return sendError(reply, alreadyLoggedInForRegistration());
+        return sendAlreadyLoggedIn(ctx, request, reply, alreadyLoggedInForRegistration(), requestUrl);
+      }
+      const flow = await createRegistrationFlow(ctx, request, reply, "browser");
+      return sendRedirectOrJson(
+        request,
+        reply,
+        flow,
+        `${ctx.config.uiBaseUrl}/registration?flow=${flow.id}`,
+      );
+    } catch (error) {
+      return forwardError(ctx, request, reply, error);
+    }
+  });
+
+  app.get("/self-service/registration/api", async (request, reply) => {
+    if (await fetchSession(ctx, request)) return sendError(reply, alreadyLoggedInForRegistration());
+    try {
+      return reply.send(flowJson(await createRegistrationFlow(ctx, request, reply, "api")));
+    } catch (error) {
+      return sendError(reply, error);
+    }
+  });
+
+  app.get("/self-service/registration/flows", (request, reply) =>
+    sendStoredFlow(ctx, request, reply, "registration"),
+  );
+  app.post("/self-service/registration", (request, reply) => submitRegistration(ctx, request, reply));
+  app.get("/self-service/registration", (request, reply) => submitRegistration(ctx, request, reply));
+}

@@ -1,0 +1,76 @@
+import { randomUUID } from "node:crypto";
+import cookie from "@fastify/cookie";
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from "fastify";
+import type { Logger } from "pino";
+import { HerodotError } from "./errors.ts";
+import { sendError } from "../flows/errors.ts";
+
+export const bodyLimitBytes = 64 * 1024;
+
+// The portal proxies browser traffic from the same machine; only then is X-Forwarded-For believed.
+const trustedProxies = ["127.0.0.1", "::1", "::ffff:127.0.0.1"];
+
+function routeMatches(pattern: string, path: string): boolean {
+  const a = pattern.split("/");
+  const b = path.split("/");
+  return a.length === b.length && a.every((segment, i) => segment.startsWith(":") || segment === b[i]);
+}
+
+/**
+ * A Fastify instance that always answers in Ory's error shape: bodies are read raw (≤ 64 KiB) and
+ * decoded by the handlers, unknown routes are 404, known routes with another method are 405.
+ */
+export async function createFastify(logger: Logger): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: logger as FastifyBaseLogger,
+    bodyLimit: bodyLimitBytes,
+    trustProxy: trustedProxies,
+    requestIdHeader: "x-correlation-id",
+    genReqId: () => randomUUID(),
+  });
+  await app.register(cookie);
+
+  // Handlers decode bodies themselves so that a bad body becomes Kratos' answer, not Fastify's.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser("*", { parseAs: "buffer" }, (_request, body, done) => done(null, body));
+
+  app.addHook("onRequest", async (request, reply) => {
+    reply.header("x-correlation-id", request.id);
+  });
+
+  const routes: { method: string; url: string }[] = [];
+  app.addHook("onRoute", (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const method of methods) routes.push({ method: String(method), url: route.url });
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split("?")[0] ?? "";
+    const known = routes.some((route) => routeMatches(route.url, path));
+    if (known) {
+      return sendError(
+        reply,
+        new HerodotError(405, { reason: `The method ${request.method} is not allowed for ${path}.` }),
+      );
+    }
+    return sendError(reply, new HerodotError(404));
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof HerodotError) return sendError(reply, error);
+    if (error.code === "FST_ERR_CTP_BODY_TOO_LARGE") {
+      return sendError(
+        reply,
+        new HerodotError(413, { reason: `The request body exceeds the limit of ${bodyLimitBytes} bytes.` }),
+      );
+    }
+    const status = typeof error.statusCode === "number" ? error.statusCode : 500;
+    if (status >= 400 && status < 500) {
+      return sendError(reply, new HerodotError(status, { reason: error.message }));
+    }
+    request.log.error({ err: error }, "unhandled error");
+    return sendError(reply, new HerodotError(500));
+  });
+
+  return app;
+}

@@ -1,0 +1,24 @@
+import { uiText } from "../../text/messages.ts";
+import { inputNode, type UiNode } from "../../ui/nodes.ts";
+
+export function passwordNode(autocomplete: "current-password" | "new-password"): UiNode {
+  return inputNode({
+    name: "password",
+    type: "password",
+    group: "password",
+    required: true,
+    autocomplete,
+    label: uiText(1070001),
+  });
+}
+
+/** The `method=password` submit button; its label differs per screen (sign in / sign up). */
+export function passwordSubmitNode(labelId: number): UiNode {
+  return inputNode({
+    name: "method",
+    type: "submit",
+    group: "password",
+    value: "password",
+    label: uiText(labelId),
+  });
+}

@@ -1,0 +1,65 @@
+import type { Flow, FlowKind, FlowType } from "../flows/flow.ts";
+import type { UiContainer } from "../ui/nodes.ts";
+import type { Executor, FlowsTable } from "./schema.ts";
+
+function toRow(flow: Flow): FlowsTable {
+  return {
+    id: flow.id,
+    kind: flow.kind,
+    type: flow.type,
+    state: flow.state,
+    request_url: flow.requestUrl,
+    return_to: flow.returnTo ?? null,
+    ui: JSON.stringify(flow.ui),
+    csrf_token: flow.csrfToken,
+    internal_context: JSON.stringify(flow.internalContext),
+    active_method: flow.active ?? null,
+    refresh: flow.refresh ? 1 : 0,
+    requested_aal: flow.requestedAal,
+    issued_at: flow.issuedAt.toISOString(),
+    expires_at: flow.expiresAt.toISOString(),
+    created_at: flow.createdAt.toISOString(),
+    updated_at: flow.updatedAt.toISOString(),
+  };
+}
+
+function fromRow(row: FlowsTable): Flow {
+  return {
+    id: row.id,
+    kind: row.kind as FlowKind,
+    type: row.type as FlowType,
+    state: row.state,
+    requestUrl: row.request_url,
+    returnTo: row.return_to ?? undefined,
+    ui: JSON.parse(row.ui) as UiContainer,
+    csrfToken: row.csrf_token,
+    internalContext: JSON.parse(row.internal_context) as Record<string, unknown>,
+    active: row.active_method ?? undefined,
+    refresh: row.refresh === 1,
+    requestedAal: row.requested_aal,
+    issuedAt: new Date(row.issued_at),
+    expiresAt: new Date(row.expires_at),
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
+  };
+}
+
+export async function insertFlow(db: Executor, flow: Flow): Promise<void> {
+  await db.insertInto("selfservice_flows").values(toRow(flow)).execute();
+}
+
+export async function updateFlow(db: Executor, flow: Flow, now: Date): Promise<void> {
+  flow.updatedAt = now;
+  const { id, ...rest } = toRow(flow);
+  await db.updateTable("selfservice_flows").set(rest).where("id", "=", id).execute();
+}
+
+export async function findFlow(db: Executor, kind: FlowKind, id: string): Promise<Flow | undefined> {
+  const row = await db
+    .selectFrom("selfservice_flows")
+    .selectAll()
+    .where("id", "=", id)
+    .where("kind", "=", kind)
+    .executeTakeFirst();
+  return row ? fromRow(row) : undefined;
+}

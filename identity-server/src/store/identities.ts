@@ -1,0 +1,228 @@
+import { randomUUID } from "node:crypto";
+import type { Credential, Identity, RecoveryAddress, VerifiableAddress } from "../identity/identity.ts";
+import type { Executor } from "./schema.ts";
+
+/** A unique constraint (identifier or address) already belongs to another identity. */
+export class DuplicateIdentityError extends Error {
+  constructor(cause: unknown) {
+    super("An identity with the same identifier or address exists already", { cause });
+    this.name = "DuplicateIdentityError";
+  }
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  return error instanceof Error && /UNIQUE constraint failed/.test(error.message);
+}
+
+/** Inserts the identity with its credentials and addresses; run it inside a transaction. */
+export async function insertIdentity(db: Executor, identity: Identity): Promise<void> {
+  try {
+    await db
+      .insertInto("identities")
+      .values({
+        id: identity.id,
+        schema_id: identity.schemaId,
+        state: identity.state,
+        state_changed_at: identity.stateChangedAt?.toISOString() ?? null,
+        traits: JSON.stringify(identity.traits),
+        metadata_public:
+          identity.metadataPublic === undefined || identity.metadataPublic === null
+            ? null
+            : JSON.stringify(identity.metadataPublic),
+        metadata_admin:
+          identity.metadataAdmin === undefined || identity.metadataAdmin === null
+            ? null
+            : JSON.stringify(identity.metadataAdmin),
+        created_at: identity.createdAt.toISOString(),
+        updated_at: identity.updatedAt.toISOString(),
+      })
+      .execute();
+    for (const credential of identity.credentials) {
+      await db
+        .insertInto("identity_credentials")
+        .values({
+          id: credential.id,
+          identity_id: identity.id,
+          type: credential.type,
+          config: JSON.stringify(credential.config),
+          version: credential.version,
+          created_at: credential.createdAt.toISOString(),
+          updated_at: credential.updatedAt.toISOString(),
+        })
+        .execute();
+      for (const identifier of credential.identifiers) {
+        await db
+          .insertInto("identity_credential_identifiers")
+          .values({
+            id: randomUUID(),
+            credential_id: credential.id,
+            identity_id: identity.id,
+            type: credential.type,
+            identifier,
+            created_at: credential.createdAt.toISOString(),
+          })
+          .execute();
+      }
+    }
+    for (const address of identity.verifiableAddresses) {
+      await db
+        .insertInto("identity_verifiable_addresses")
+        .values({
+          id: address.id,
+          identity_id: identity.id,
+          value: address.value,
+          via: address.via,
+          verified: address.verified ? 1 : 0,
+          status: address.status,
+          verified_at: address.verifiedAt?.toISOString() ?? null,
+          created_at: address.createdAt.toISOString(),
+          updated_at: address.updatedAt.toISOString(),
+        })
+        .execute();
+    }
+    for (const address of identity.recoveryAddresses) {
+      await db
+        .insertInto("identity_recovery_addresses")
+        .values({
+          id: address.id,
+          identity_id: identity.id,
+          value: address.value,
+          via: address.via,
+          created_at: address.createdAt.toISOString(),
+          updated_at: address.updatedAt.toISOString(),
+        })
+        .execute();
+    }
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new DuplicateIdentityError(error);
+    throw error;
+  }
+}
+
+async function hydrate(db: Executor, ids: string[]): Promise<Identity[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.selectFrom("identities").selectAll().where("id", "in", ids).execute();
+  const credentials = await db
+    .selectFrom("identity_credentials")
+    .selectAll()
+    .where("identity_id", "in", ids)
+    .orderBy("type")
+    .execute();
+  const identifiers = await db
+    .selectFrom("identity_credential_identifiers")
+    .selectAll()
+    .where("identity_id", "in", ids)
+    .orderBy("identifier")
+    .execute();
+  const verifiable = await db
+    .selectFrom("identity_verifiable_addresses")
+    .selectAll()
+    .where("identity_id", "in", ids)
+    .orderBy("created_at")
+    .orderBy("via")
+    .execute();
+  const recovery = await db
+    .selectFrom("identity_recovery_addresses")
+    .selectAll()
+    .where("identity_id", "in", ids)
+    .orderBy("created_at")
+    .orderBy("via")
+    .execute();
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.flatMap((id) => {
+    const row = byId.get(id);
+    if (!row) return [];
+    const identity: Identity = {
+      id: row.id,
+      schemaId: row.schema_id,
+      state: row.state === "inactive" ? "inactive" : "active",
+      stateChangedAt: row.state_changed_at ? new Date(row.state_changed_at) : undefined,
+      traits: JSON.parse(row.traits) as Record<string, unknown>,
+      metadataPublic: row.metadata_public === null ? null : (JSON.parse(row.metadata_public) as unknown),
+      metadataAdmin: row.metadata_admin === null ? null : (JSON.parse(row.metadata_admin) as unknown),
+      createdAt: new Date(row.created_at),
+      updatedAt: new Date(row.updated_at),
+      credentials: credentials
+        .filter((c) => c.identity_id === id)
+        .map(
+          (c): Credential => ({
+            id: c.id,
+            type: c.type,
+            identifiers: identifiers.filter((i) => i.credential_id === c.id).map((i) => i.identifier),
+            config: JSON.parse(c.config) as Record<string, unknown>,
+            version: c.version,
+            createdAt: new Date(c.created_at),
+            updatedAt: new Date(c.updated_at),
+          }),
+        ),
+      verifiableAddresses: verifiable
+        .filter((a) => a.identity_id === id)
+        .map(
+          (a): VerifiableAddress => ({
+            id: a.id,
+            value: a.value,
+            verified: a.verified === 1,
+            via: a.via === "sms" ? "sms" : "email",
+            status: a.status as VerifiableAddress["status"],
+            verifiedAt: a.verified_at ? new Date(a.verified_at) : undefined,
+            createdAt: new Date(a.created_at),
+            updatedAt: new Date(a.updated_at),
+          }),
+        ),
+      recoveryAddresses: recovery
+        .filter((a) => a.identity_id === id)
+        .map(
+          (a): RecoveryAddress => ({
+            id: a.id,
+            value: a.value,
+            via: a.via === "sms" ? "sms" : "email",
+            createdAt: new Date(a.created_at),
+            updatedAt: new Date(a.updated_at),
+          }),
+        ),
+    };
+    return [identity];
+  });
+}
+
+export async function findIdentity(db: Executor, id: string): Promise<Identity | undefined> {
+  const [identity] = await hydrate(db, [id]);
+  return identity;
+}
+
+/** Looks an identity up by a (normalised) credential identifier of the given type. */
+export async function findIdentityByIdentifier(
+  db: Executor,
+  type: string,
+  identifier: string,
+): Promise<{ identity: Identity; credential: Credential } | undefined> {
+  const row = await db
+    .selectFrom("identity_credential_identifiers")
+    .select(["identity_id", "credential_id"])
+    .where("type", "=", type)
+    .where("identifier", "=", identifier)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const identity = await findIdentity(db, row.identity_id);
+  const credential = identity?.credentials.find((c) => c.id === row.credential_id);
+  return identity && credential ? { identity, credential } : undefined;
+}
+
+/** Keyset page ordered by id, the way Kratos pages identities. */
+export async function listIdentities(
+  db: Executor,
+  pageSize: number,
+  after: string | undefined,
+): Promise<{ identities: Identity[]; hasMore: boolean }> {
+  let query = db.selectFrom("identities").select("id").orderBy("id").limit(pageSize + 1);
+  if (after) query = query.where("id", ">", after);
+  const ids = (await query.execute()).map((row) => row.id);
+  const hasMore = ids.length > pageSize;
+  return { identities: await hydrate(db, ids.slice(0, pageSize)), hasMore };
+}
+
+/** Deletes the identity; credentials, addresses and sessions go with it (foreign-key cascade). */
+export async function deleteIdentity(db: Executor, id: string): Promise<boolean> {
+  const result = await db.deleteFrom("identities").where("id", "=", id).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}

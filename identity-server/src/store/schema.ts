@@ -1,0 +1,136 @@
+import type { Kysely, Transaction } from "kysely";
+
+// Timestamps are ISO-8601 UTC strings, booleans 0/1 and JSON documents text, as SQLite stores them.
+
+export interface IdentitiesTable {
+  id: string;
+  schema_id: string;
+  state: string;
+  state_changed_at: string | null;
+  traits: string;
+  metadata_public: string | null;
+  metadata_admin: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface IdentityCredentialsTable {
+  id: string;
+  identity_id: string;
+  type: string;
+  config: string;
+  version: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface IdentityCredentialIdentifiersTable {
+  id: string;
+  credential_id: string;
+  identity_id: string;
+  type: string;
+  identifier: string;
+  created_at: string;
+}
+
+export interface VerifiableAddressesTable {
+  id: string;
+  identity_id: string;
+  value: string;
+  via: string;
+  verified: number;
+  status: string;
+  verified_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface RecoveryAddressesTable {
+  id: string;
+  identity_id: string;
+  value: string;
+  via: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SessionsTable {
+  id: string;
+  identity_id: string;
+  token_hash: string;
+  active: number;
+  aal: string;
+  authentication_methods: string;
+  issued_at: string;
+  authenticated_at: string;
+  expires_at: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SessionDevicesTable {
+  id: string;
+  session_id: string;
+  ip_address: string | null;
+  user_agent: string | null;
+  location: string | null;
+  created_at: string;
+}
+
+export interface LogoutTokensTable {
+  token_hash: string;
+  session_id: string;
+  created_at: string;
+}
+
+export interface FlowsTable {
+  id: string;
+  kind: string;
+  type: string;
+  state: string;
+  request_url: string;
+  return_to: string | null;
+  ui: string;
+  csrf_token: string;
+  internal_context: string;
+  active_method: string | null;
+  refresh: number;
+  requested_aal: string;
+  issued_at: string;
+  expires_at: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ErrorsTable {
+  id: string;
+  error: string;
+  csrf_token: string;
+  was_seen: number;
+  seen_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface MigrationsTable {
+  version: number;
+  name: string;
+  applied_at: string;
+}
+
+export interface Database {
+  identities: IdentitiesTable;
+  identity_credentials: IdentityCredentialsTable;
+  identity_credential_identifiers: IdentityCredentialIdentifiersTable;
+  identity_verifiable_addresses: VerifiableAddressesTable;
+  identity_recovery_addresses: RecoveryAddressesTable;
+  sessions: SessionsTable;
+  session_devices: SessionDevicesTable;
+  session_logout_tokens: LogoutTokensTable;
+  selfservice_flows: FlowsTable;
+  selfservice_errors: ErrorsTable;
+  schema_migrations: MigrationsTable;
+}
+
+/** Either the database or an open transaction; repositories accept both. */
+export type Executor = Kysely<Database> | Transaction<Database>;

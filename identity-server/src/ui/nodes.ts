@@ -1,0 +1,240 @@
+import { uiText, type UiText } from "../text/messages.ts";
+import type { TraitPath } from "../identity/identity-schema.ts";
+import type { FieldMessage } from "./validation-error.ts";
+
+export type NodeGroup =
+  | "default"
+  | "password"
+  | "oidc"
+  | "profile"
+  | "link"
+  | "code"
+  | "totp"
+  | "lookup_secret"
+  | "webauthn"
+  | "passkey"
+  | "identifier_first"
+  | "captcha"
+  | "saml";
+
+export type InputType =
+  | "text"
+  | "password"
+  | "number"
+  | "checkbox"
+  | "hidden"
+  | "email"
+  | "tel"
+  | "submit"
+  | "button"
+  | "datetime-local"
+  | "date"
+  | "url";
+
+export interface InputAttributes {
+  name: string;
+  type: InputType;
+  value?: unknown;
+  required?: boolean;
+  autocomplete?: string;
+  label?: UiText;
+  pattern?: string;
+  disabled: boolean;
+  maxlength?: number;
+  options?: { value: unknown }[];
+  node_type: "input";
+}
+
+export interface UiNode {
+  type: "input";
+  group: NodeGroup;
+  attributes: InputAttributes;
+  messages: UiText[];
+  meta: { label?: UiText };
+}
+
+export interface UiContainer {
+  action: string;
+  method: string;
+  nodes: UiNode[];
+  messages?: UiText[];
+}
+
+export interface InputNodeOptions {
+  name: string;
+  type: InputType;
+  group: NodeGroup;
+  value?: unknown;
+  required?: boolean;
+  autocomplete?: string;
+  pattern?: string;
+  options?: { value: unknown }[];
+  label?: UiText;
+}
+
+/** Builds an input node with its attributes in the order Kratos encodes them. */
+export function inputNode(options: InputNodeOptions): UiNode {
+  const attributes: InputAttributes = { name: options.name, type: options.type } as InputAttributes;
+  if (options.value !== undefined && options.value !== null) attributes.value = options.value;
+  if (options.required) attributes.required = true;
+  if (options.autocomplete) attributes.autocomplete = options.autocomplete;
+  if (options.pattern) attributes.pattern = options.pattern;
+  attributes.disabled = false;
+  if (options.options) attributes.options = options.options;
+  attributes.node_type = "input";
+  return {
+    type: "input",
+    group: options.group,
+    attributes,
+    messages: [],
+    meta: options.label ? { label: options.label } : {},
+  };
+}
+
+/** Sets (or, with undefined/null, removes) a node's value while keeping Kratos' attribute order. */
+export function setNodeValue(node: UiNode, value: unknown): void {
+  const { name, type, value: _old, ...rest } = node.attributes;
+  node.attributes = {
+    name,
+    type,
+    ...(value !== undefined && value !== null ? { value } : {}),
+    ...rest,
+  } as InputAttributes;
+}
+
+export function csrfNode(token: string): UiNode {
+  return inputNode({
+    name: "csrf_token",
+    type: "hidden",
+    group: "default",
+    value: token,
+    required: true,
+  });
+}
+
+/** One input per trait, as Kratos' NewInputFieldFromSchema builds them. */
+export function traitNode(path: TraitPath, group: NodeGroup): UiNode {
+  let type: InputType = "text";
+  let autocomplete: string | undefined;
+  if (path.type === "boolean") type = "checkbox";
+  else if (path.type === "number" || path.type === "integer") type = "number";
+  switch (path.format) {
+    case "date-time":
+      type = "datetime-local";
+      break;
+    case "email":
+      type = "email";
+      autocomplete = "email";
+      break;
+    case "tel":
+      type = "tel";
+      autocomplete = "tel";
+      break;
+    case "date":
+      type = "date";
+      break;
+    case "uri":
+      type = "url";
+      autocomplete = "url";
+      break;
+  }
+  return inputNode({
+    name: path.name,
+    type,
+    group,
+    required: path.required,
+    autocomplete,
+    pattern: path.pattern,
+    options: path.enum?.slice(0, 500).map((value) => ({ value })),
+    label: path.title ? uiText(1070002, { title: path.title, name: path.name }) : undefined,
+  });
+}
+
+export function findNode(container: UiContainer, name: string): UiNode | undefined {
+  return container.nodes.find((node) => node.attributes.name === name);
+}
+
+/** Replaces the node with the same name, or appends it. */
+export function upsertNode(container: UiContainer, node: UiNode): void {
+  const index = container.nodes.findIndex((n) => n.attributes.name === node.attributes.name);
+  if (index === -1) container.nodes.push(node);
+  else container.nodes[index] = node;
+}
+
+/** Clears form-level and node messages before a flow is re-rendered with new ones. */
+export function resetMessages(container: UiContainer): void {
+  delete container.messages;
+  for (const node of container.nodes) node.messages = [];
+}
+
+/** Adds a message to the named node (creating a text input for an unknown field) or the form. */
+export function addMessage(container: UiContainer, { field, message }: FieldMessage): void {
+  if (field === "") {
+    container.messages = [...(container.messages ?? []), message];
+    return;
+  }
+  const node = findNode(container, field);
+  if (node) {
+    node.messages.push(message);
+    return;
+  }
+  const created = inputNode({ name: field, type: "text", group: "default" });
+  created.messages.push(message);
+  container.nodes.push(created);
+}
+
+/** Flattens nested JSON to dotted keys: {traits:{email:"a"}} → {"traits.email":"a"}. */
+export function flatten(value: unknown, prefix = ""): Record<string, unknown> {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    return prefix === "" ? {} : { [prefix]: value };
+  }
+  const out: Record<string, unknown> = {};
+  for (const [key, child] of Object.entries(value as Record<string, unknown>)) {
+    Object.assign(out, flatten(child, prefix === "" ? key : `${prefix}.${key}`));
+  }
+  return out;
+}
+
+/** Writes submitted trait values back into the existing trait nodes. */
+export function setTraitValues(container: UiContainer, traits: unknown): void {
+  for (const [name, value] of Object.entries(flatten(traits, "traits"))) {
+    const node = findNode(container, name);
+    if (node) setNodeValue(node, value);
+  }
+}
+
+export interface SortOptions {
+  groups: NodeGroup[];
+  keys: string[];
+}
+
+function goFormat(value: unknown): string {
+  if (value === undefined || value === null) return "<nil>";
+  return typeof value === "object" ? JSON.stringify(value) : String(value as string);
+}
+
+/**
+ * Kratos' SortBySchema: a stable sort by group order, then (within a group, and across
+ * default/password) by the first key the node name starts with; `method` submits go last.
+ */
+export function sortNodes(nodes: UiNode[], options: SortOptions): UiNode[] {
+  const position = (node: UiNode): number => {
+    if (node.attributes.name === "method") return nodes.length + options.keys.length + 1;
+    const index = options.keys.findIndex((key) => node.attributes.name.startsWith(key));
+    return index === -1 ? options.keys.length : index;
+  };
+  const groupIndex = (node: UiNode) => options.groups.indexOf(node.group);
+  const byGroup = [...nodes].sort((a, b) => groupIndex(a) - groupIndex(b));
+  return byGroup.sort((a, b) => {
+    const comparable =
+      a.group === b.group ||
+      (a.group === "default" && b.group === "password") ||
+      (a.group === "password" && b.group === "default");
+    if (!comparable) return 0;
+    const diff = position(a) - position(b);
+    if (diff !== 0) return diff;
+    const va = goFormat(a.attributes.value);
+    const vb = goFormat(b.attributes.value);
+    return va < vb ? -1 : va > vb ? 1 : 0;
+  });
+}
