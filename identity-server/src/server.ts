@@ -46,7 +46,10 @@ export async function startIdentityServer(
     config,
     db,
     schema: IdentitySchema.load(config.schemaPath),
-    cookies: cookieSettings(config.publicBaseUrl, loadOrCreateSecret(config.dataDir, config.secret)),
+    cookies: cookieSettings(
+      config.publicBaseUrl,
+      loadOrCreateSecret(config.dataDir, config.secret),
+    ),
     returnToPolicy: {
       defaultReturnUrl: config.defaultReturnUrl,
       allowedReturnUrls: config.allowedReturnUrls,

@@ -41,7 +41,7 @@ export function parseCreateIdentityBody(raw: unknown): CreateIdentityBody {
   for (const key of Object.keys(raw)) if (!topLevelFields.has(key)) throw unknownField(key);
   const schemaId = raw.schema_id;
   if (schemaId !== undefined && schemaId !== "default") {
-    throw badRequest(`Schema "${String(schemaId)}" is unknown; only "default" exists.`);
+    throw badRequest(`Schema ${JSON.stringify(schemaId)} is unknown; only "default" exists.`);
   }
   if (!isObject(raw.traits)) throw badRequest("traits must be a JSON object.");
   const state = raw.state;
@@ -57,15 +57,21 @@ export function parseCreateIdentityBody(raw: unknown): CreateIdentityBody {
     }
     const pw = raw.credentials.password;
     if (pw !== undefined) {
-      if (!isObject(pw) || !isObject(pw.config)) throw badRequest("credentials.password.config must be an object.");
+      if (!isObject(pw) || !isObject(pw.config))
+        throw badRequest("credentials.password.config must be an object.");
       for (const key of Object.keys(pw)) if (key !== "config") throw unknownField(key);
       const config = pw.config;
       for (const key of Object.keys(config)) {
-        if (key !== "password" && key !== "hashed_password" && key !== "use_password_migration_hook") {
+        if (
+          key !== "password" &&
+          key !== "hashed_password" &&
+          key !== "use_password_migration_hook"
+        ) {
           throw unknownField(key);
         }
       }
-      const plain = typeof config.password === "string" && config.password !== "" ? config.password : undefined;
+      const plain =
+        typeof config.password === "string" && config.password !== "" ? config.password : undefined;
       const hashed =
         typeof config.hashed_password === "string" && config.hashed_password !== ""
           ? config.hashed_password

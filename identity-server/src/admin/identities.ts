@@ -18,7 +18,16 @@ import { ValidationError } from "../ui/validation-error.ts";
 import { parseCreateIdentityBody } from "./create-identity-body.ts";
 import { parseJsonBody } from "../http/json-body.ts";
 
-const credentialTypes = new Set(["password", "oidc", "totp", "lookup_secret", "webauthn", "code", "passkey", "saml"]);
+const credentialTypes = new Set([
+  "password",
+  "oidc",
+  "totp",
+  "lookup_secret",
+  "webauthn",
+  "code",
+  "passkey",
+  "saml",
+]);
 
 function includeCredentials(request: FastifyRequest): string[] {
   const raw = (request.query as Record<string, string | string[] | undefined>).include_credential;
@@ -50,7 +59,9 @@ export function registerIdentityRoutes(app: FastifyInstance, ctx: ServerContext)
       const after = query.page_token;
       if (after !== undefined && !isUuid(after)) throw badRequest("The page token is invalid.");
       const page = await listIdentities(ctx.db, pageSize, after?.toLowerCase());
-      const links = [`</admin/identities?page_size=${pageSize}&page_token=00000000-0000-0000-0000-000000000000>; rel="first"`];
+      const links = [
+        `</admin/identities?page_size=${pageSize}&page_token=00000000-0000-0000-0000-000000000000>; rel="first"`,
+      ];
       const last = page.identities[page.identities.length - 1];
       if (page.hasMore && last) {
         links.push(`</admin/identities?page_size=${pageSize}&page_token=${last.id}>; rel="next"`);
@@ -99,7 +110,9 @@ export function registerIdentityRoutes(app: FastifyInstance, ctx: ServerContext)
         let hashed: string;
         if (passwordConfig.hashedPassword !== undefined) {
           if (!isArgon2Hash(passwordConfig.hashedPassword)) {
-            throw badRequest("The hashed password is not an argon2 hash; only argon2 hashes can be imported.");
+            throw badRequest(
+              "The hashed password is not an argon2 hash; only argon2 hashes can be imported.",
+            );
           }
           hashed = passwordConfig.hashedPassword;
         } else {
@@ -124,7 +137,10 @@ export function registerIdentityRoutes(app: FastifyInstance, ctx: ServerContext)
         }
         throw error;
       }
-      reply.header("location", `http://127.0.0.1:${ctx.config.adminPort}/admin/identities/${identity.id}`);
+      reply.header(
+        "location",
+        `http://127.0.0.1:${ctx.config.adminPort}/admin/identities/${identity.id}`,
+      );
       return reply
         .code(201)
         .send(identityJson(identity, { publicBaseUrl: base(), admin: { includeConfigFor: [] } }));

@@ -49,7 +49,10 @@ const duration = z
   .transform((value, ctx) => {
     const ms = parseDuration(value);
     if (ms === undefined || ms <= 0) {
-      ctx.addIssue({ code: "custom", message: `"${value}" is not a positive duration like 1h or 30m` });
+      ctx.addIssue({
+        code: "custom",
+        message: `"${value}" is not a positive duration like 1h or 30m`,
+      });
       return z.NEVER;
     }
     return ms;
@@ -77,10 +80,7 @@ const envSchema = z.object({
   IDENTITY_PASSWORD_MIN_LENGTH: z.coerce.number().int().min(6).max(1024).default(12),
   IDENTITY_SESSION_LIFESPAN: duration.default(24 * 3_600_000),
   IDENTITY_FLOW_LIFESPAN: duration.default(3_600_000),
-  IDENTITY_SECRET: z
-    .string()
-    .min(32, "must be at least 32 characters long")
-    .optional(),
+  IDENTITY_SECRET: z.string().min(32, "must be at least 32 characters long").optional(),
   IDENTITY_LOG_LEVEL: z
     .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"])
     .default("info"),

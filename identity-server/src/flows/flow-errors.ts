@@ -63,8 +63,15 @@ export async function writeFlowError(
       ...(replacement.ui.messages ?? []),
       uiText(
         policy.expiredMessageId,
-        { minutes_since_expired_at: ((now.getTime() - error.expiredAt.getTime()) / 60_000).toFixed(2) },
-        { expired_at: error.expiredAt.toISOString(), expired_at_unix: Math.floor(error.expiredAt.getTime() / 1000) },
+        {
+          minutes_since_expired_at: ((now.getTime() - error.expiredAt.getTime()) / 60_000).toFixed(
+            2,
+          ),
+        },
+        {
+          expired_at: error.expiredAt.toISOString(),
+          expired_at_unix: Math.floor(error.expiredAt.getTime() / 1000),
+        },
       ),
     ];
     await updateFlow(ctx.db, replacement, now);
@@ -94,7 +101,10 @@ export async function writeFlowError(
   } else if (error instanceof HerodotError && error.id === "identity_disabled") {
     addMessage(flow.ui, { field: "", message: uiText(4010011) });
   } else if (error instanceof HerodotError && error.code === 400) {
-    addMessage(flow.ui, { field: "", message: uiText(4000001, { reason: error.reason ?? error.message }) });
+    addMessage(flow.ui, {
+      field: "",
+      message: uiText(4000001, { reason: error.reason ?? error.message }),
+    });
   } else {
     if (flow.type === "api") return sendError(reply, error);
     return forwardError(ctx, request, reply, error);

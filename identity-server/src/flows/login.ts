@@ -5,7 +5,11 @@ import { csrfTokenFor } from "../http/csrf.ts";
 import { badRequest, HerodotError, notFoundRow } from "../http/errors.ts";
 import { secureRedirectTo } from "../http/return-to.ts";
 import { submittedMethod } from "../methods/method-of.ts";
-import { passwordLogin, populatePasswordLogin, populatePasswordRefresh } from "../methods/password/login.ts";
+import {
+  passwordLogin,
+  populatePasswordLogin,
+  populatePasswordRefresh,
+} from "../methods/password/login.ts";
 import type { Identity } from "../identity/identity.ts";
 import {
   activateSession,
@@ -76,7 +80,11 @@ async function createLoginFlow(
   return flow;
 }
 
-function errorPolicy(ctx: ServerContext, request: FastifyRequest, reply: FastifyReply): FlowErrorPolicy {
+function errorPolicy(
+  ctx: ServerContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): FlowErrorPolicy {
   return {
     kind: "login",
     uiPath: "/login",
@@ -152,7 +160,11 @@ async function submitLogin(
   }
   try {
     const existing = await fetchSession(ctx, request);
-    if (existing && !flow.refresh && !(flow.requestedAal === "aal2" && existing.session.aal !== "aal2")) {
+    if (
+      existing &&
+      !flow.refresh &&
+      !(flow.requestedAal === "aal2" && existing.session.aal !== "aal2")
+    ) {
       if (isJsonRequest(request) || flow.type === "api") throw alreadyLoggedInForLogin();
       return reply.redirect(ctx.config.defaultReturnUrl, 303);
     }
@@ -173,10 +185,21 @@ export function registerLoginRoutes(app: FastifyInstance, ctx: ServerContext): v
   app.get("/self-service/login/browser", async (request, reply) => {
     try {
       const flow = await createLoginFlow(ctx, request, reply, "browser");
-      return sendRedirectOrJson(request, reply, flow, `${ctx.config.uiBaseUrl}/login?flow=${flow.id}`);
+      return sendRedirectOrJson(
+        request,
+        reply,
+        flow,
+        `${ctx.config.uiBaseUrl}/login?flow=${flow.id}`,
+      );
     } catch (error) {
       if (error instanceof AlreadyLoggedIn) {
-        return sendAlreadyLoggedIn(ctx, request, reply, alreadyLoggedInForLogin(), error.requestUrl);
+        return sendAlreadyLoggedIn(
+          ctx,
+          request,
+          reply,
+          alreadyLoggedInForLogin(),
+          error.requestUrl,
+        );
       }
       return forwardError(ctx, request, reply, error);
     }
@@ -190,7 +213,9 @@ export function registerLoginRoutes(app: FastifyInstance, ctx: ServerContext): v
     }
   });
 
-  app.get("/self-service/login/flows", (request, reply) => sendStoredFlow(ctx, request, reply, "login"));
+  app.get("/self-service/login/flows", (request, reply) =>
+    sendStoredFlow(ctx, request, reply, "login"),
+  );
   app.post("/self-service/login", (request, reply) => submitLogin(ctx, request, reply));
   app.get("/self-service/login", (request, reply) => submitLogin(ctx, request, reply));
 }

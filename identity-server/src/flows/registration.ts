@@ -38,7 +38,17 @@ function registrationSort(ctx: ServerContext): SortOptions {
   const traitKeys = ctx.schema.traitPaths.map((p) => p.name);
   const [first, ...rest] = traitKeys;
   return {
-    groups: ["oidc", "saml", "default", "webauthn", "passkey", "code", "password", "captcha", "profile"],
+    groups: [
+      "oidc",
+      "saml",
+      "default",
+      "webauthn",
+      "passkey",
+      "code",
+      "password",
+      "captcha",
+      "profile",
+    ],
     keys: first ? ["csrf_token", first, "password", ...rest] : ["csrf_token", "password"],
   };
 }
@@ -58,7 +68,11 @@ async function createRegistrationFlow(
   return flow;
 }
 
-function errorPolicy(ctx: ServerContext, request: FastifyRequest, reply: FastifyReply): FlowErrorPolicy {
+function errorPolicy(
+  ctx: ServerContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): FlowErrorPolicy {
   return {
     kind: "registration",
     uiPath: "/registration",
@@ -111,7 +125,7 @@ async function submitRegistration(
       await ctx.db.transaction().execute(async (trx) => {
         await insertIdentity(trx, identity);
         await persistSession(trx, session, token);
-        await updateFlow(trx, flow as Flow, ctx.now());
+        await updateFlow(trx, flow, ctx.now());
       });
     } catch (error) {
       flow.active = undefined;
@@ -154,7 +168,13 @@ export function registerRegistrationRoutes(app: FastifyInstance, ctx: ServerCont
       if (await fetchSession(ctx, request)) {
         const requestUrl = `${ctx.config.publicBaseUrl}${request.url}`;
         if (isJsonRequest(request)) return sendError(reply, alreadyLoggedInForRegistration());
-        return sendAlreadyLoggedIn(ctx, request, reply, alreadyLoggedInForRegistration(), requestUrl);
+        return sendAlreadyLoggedIn(
+          ctx,
+          request,
+          reply,
+          alreadyLoggedInForRegistration(),
+          requestUrl,
+        );
       }
       const flow = await createRegistrationFlow(ctx, request, reply, "browser");
       return sendRedirectOrJson(
@@ -180,6 +200,10 @@ export function registerRegistrationRoutes(app: FastifyInstance, ctx: ServerCont
   app.get("/self-service/registration/flows", (request, reply) =>
     sendStoredFlow(ctx, request, reply, "registration"),
   );
-  app.post("/self-service/registration", (request, reply) => submitRegistration(ctx, request, reply));
-  app.get("/self-service/registration", (request, reply) => submitRegistration(ctx, request, reply));
+  app.post("/self-service/registration", (request, reply) =>
+    submitRegistration(ctx, request, reply),
+  );
+  app.get("/self-service/registration", (request, reply) =>
+    submitRegistration(ctx, request, reply),
+  );
 }

@@ -122,7 +122,9 @@ export function csrfViolation(
 ): HerodotError {
   const mode = request.headers["sec-fetch-mode"];
   const ajax = mode === "cors" || mode === "same-origin";
-  const details: Record<string, unknown> = { docs: "https://www.ory.com/docs/troubleshooting/csrf" };
+  const details: Record<string, unknown> = {
+    docs: "https://www.ory.com/docs/troubleshooting/csrf",
+  };
   const hint = ajax ? ajaxHint : serverHint;
   const contentType = request.headers["content-type"] ?? "";
   if (!request.headers.cookie) {

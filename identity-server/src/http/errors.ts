@@ -83,7 +83,8 @@ export const conflict = (reason?: string, options: HerodotErrorOptions = {}) =>
 export const internalError = (reason?: string) => new HerodotError(500, { reason });
 
 /** Kratos' answer for a row that does not exist (ory/x sqlcon.ErrNoRows). */
-export const notFoundRow = () => new HerodotError(404, { message: "Unable to locate the resource" });
+export const notFoundRow = () =>
+  new HerodotError(404, { message: "Unable to locate the resource" });
 
 /** Kratos' "410 Gone" base error (x/nosurfx ErrGone). */
 export const gone = (options: HerodotErrorOptions = {}) => new HerodotError(410, options);

@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import cookie from "@fastify/cookie";
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from "fastify";
-import type { Logger } from "pino";
 import { HerodotError } from "./errors.ts";
 import { sendError } from "../flows/errors.ts";
 
@@ -13,16 +12,18 @@ const trustedProxies = ["127.0.0.1", "::1", "::ffff:127.0.0.1"];
 function routeMatches(pattern: string, path: string): boolean {
   const a = pattern.split("/");
   const b = path.split("/");
-  return a.length === b.length && a.every((segment, i) => segment.startsWith(":") || segment === b[i]);
+  return (
+    a.length === b.length && a.every((segment, i) => segment.startsWith(":") || segment === b[i])
+  );
 }
 
 /**
  * A Fastify instance that always answers in Ory's error shape: bodies are read raw (≤ 64 KiB) and
  * decoded by the handlers, unknown routes are 404, known routes with another method are 405.
  */
-export async function createFastify(logger: Logger): Promise<FastifyInstance> {
+export async function createFastify(logger: FastifyBaseLogger): Promise<FastifyInstance> {
   const app = Fastify({
-    loggerInstance: logger as FastifyBaseLogger,
+    loggerInstance: logger,
     bodyLimit: bodyLimitBytes,
     trustProxy: trustedProxies,
     requestIdHeader: "x-correlation-id",
@@ -50,7 +51,9 @@ export async function createFastify(logger: Logger): Promise<FastifyInstance> {
     if (known) {
       return sendError(
         reply,
-        new HerodotError(405, { reason: `The method ${request.method} is not allowed for ${path}.` }),
+        new HerodotError(405, {
+          reason: `The method ${request.method} is not allowed for ${path}.`,
+        }),
       );
     }
     return sendError(reply, new HerodotError(404));
@@ -61,7 +64,9 @@ export async function createFastify(logger: Logger): Promise<FastifyInstance> {
     if (error.code === "FST_ERR_CTP_BODY_TOO_LARGE") {
       return sendError(
         reply,
-        new HerodotError(413, { reason: `The request body exceeds the limit of ${bodyLimitBytes} bytes.` }),
+        new HerodotError(413, {
+          reason: `The request body exceeds the limit of ${bodyLimitBytes} bytes.`,
+        }),
       );
     }
     const status = typeof error.statusCode === "number" ? error.statusCode : 500;

@@ -10,7 +10,11 @@ export interface FieldSpec {
   required?: boolean;
 }
 
-const supportedTypes = ["multipart/form-data", "application/x-www-form-urlencoded", "application/json"];
+const supportedTypes = [
+  "multipart/form-data",
+  "application/x-www-form-urlencoded",
+  "application/json",
+];
 
 function mediaType(request: FastifyRequest): string {
   return (request.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
@@ -140,7 +144,9 @@ export async function decodeFlowBody(
         if (last === "" && !field.required) break;
         const number = Number(last === "" ? "0" : last);
         if (!Number.isFinite(number)) {
-          throw badRequest("Expected value to be a number.", { details: { name: key, value: last } });
+          throw badRequest("Expected value to be a number.", {
+            details: { name: key, value: last },
+          });
         }
         setPath(out, key, number);
         break;
@@ -150,10 +156,18 @@ export async function decodeFlowBody(
         try {
           setPath(out, key, JSON.parse(last));
         } catch {
-          throw badRequest(`Unable to type assert values from HTTP Post Body: invalid JSON in ${key}`);
+          throw badRequest(
+            `Unable to type assert values from HTTP Post Body: invalid JSON in ${key}`,
+          );
         }
         break;
       }
+    }
+  }
+  // Like decoderx, object fields are always present (empty) so their schema is always checked.
+  for (const field of fields) {
+    if (field.type === "object" && !field.name.includes(".") && out[field.name] === undefined) {
+      out[field.name] = {};
     }
   }
   return out;

@@ -7,6 +7,8 @@ export function parseJsonBody(request: FastifyRequest): unknown {
   try {
     return JSON.parse(raw === "" ? "null" : raw);
   } catch (error) {
-    throw new HerodotError(400, { message: error instanceof Error ? error.message : "invalid JSON" });
+    throw new HerodotError(400, {
+      message: error instanceof Error ? error.message : "invalid JSON",
+    });
   }
 }

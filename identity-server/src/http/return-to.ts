@@ -20,7 +20,11 @@ function hostAllowed(candidate: URL, allowed: URL): boolean {
  */
 export function secureRedirectTo(
   policy: ReturnToPolicy,
-  options: { returnTo?: string | undefined; sourceUrl?: string | undefined; defaultReturnUrl?: string },
+  options: {
+    returnTo?: string | undefined;
+    sourceUrl?: string | undefined;
+    defaultReturnUrl?: string;
+  },
 ): string {
   const fallback = options.defaultReturnUrl ?? policy.defaultReturnUrl;
   let raw = options.returnTo ?? "";
@@ -53,7 +57,10 @@ export function secureRedirectTo(
       return candidate.toString();
     }
   }
-  throw badRequest(`Requested return_to URL ${JSON.stringify(candidate.toString())} is not allowed.`, {
-    id: "self_service_flow_return_to_forbidden",
-  });
+  throw badRequest(
+    `Requested return_to URL ${JSON.stringify(candidate.toString())} is not allowed.`,
+    {
+      id: "self_service_flow_return_to_forbidden",
+    },
+  );
 }

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { Ajv, type AnySchemaObject, type ValidateFunction } from "ajv";
+import { Ajv, type ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
 import { isPhoneNumber, normalizeAddress, normalizeEmail } from "./normalize.ts";
 import { messagesFromAjv, ValidationError } from "../ui/validation-error.ts";
@@ -65,7 +65,7 @@ function listPaths(
     title: typeof schema.title === "string" ? schema.title : undefined,
     pattern: typeof schema.pattern === "string" ? schema.pattern : undefined,
     enum: Array.isArray(schema.enum) ? schema.enum : undefined,
-    extension: asObject(schema["ory.sh/kratos"]) as KratosExtension,
+    extension: asObject(schema["ory.sh/kratos"]),
   });
 }
 
@@ -98,7 +98,7 @@ export class IdentitySchema {
     this.traitPaths = [];
     listPaths(traits, "traits", false, this.traitPaths);
     this.ajv = createAjv();
-    this.ajv.addSchema(raw as AnySchemaObject, "identity.schema.json");
+    this.ajv.addSchema(raw, "identity.schema.json");
     this.validateIdentity = this.ajv.compile({ $ref: "identity.schema.json" });
     this.registrationPayloadValidator = this.ajv.compile({
       type: "object",
@@ -125,7 +125,9 @@ export class IdentitySchema {
 
   /** The identifier label for the login form: the title of the only identifier trait, if one. */
   get identifierTitle(): { title: string; name: string } | undefined {
-    const identifiers = this.traitPaths.filter((p) => p.extension.credentials?.password?.identifier);
+    const identifiers = this.traitPaths.filter(
+      (p) => p.extension.credentials?.password?.identifier,
+    );
     const only = identifiers.length === 1 ? identifiers[0] : undefined;
     return only?.title ? { title: only.title, name: only.name } : undefined;
   }
@@ -150,12 +152,15 @@ export class IdentitySchema {
       const ext = path.extension;
       if (ext.credentials?.password?.identifier) {
         const identifier = normalizeEmail(value);
-        if (!result.passwordIdentifiers.includes(identifier)) result.passwordIdentifiers.push(identifier);
+        if (!result.passwordIdentifiers.includes(identifier))
+          result.passwordIdentifiers.push(identifier);
       }
       const verificationVia = ext.verification?.via;
       if (verificationVia === "email" || verificationVia === "sms") {
         const address = normalizeAddress(value, verificationVia);
-        if (!result.verifiableAddresses.some((a) => a.value === address && a.via === verificationVia))
+        if (
+          !result.verifiableAddresses.some((a) => a.value === address && a.via === verificationVia)
+        )
           result.verifiableAddresses.push({ value: address, via: verificationVia });
       }
       const recoveryVia = ext.recovery?.via;

@@ -54,7 +54,10 @@ export function schemaUrl(publicBaseUrl: string, schemaId: string): string {
 }
 
 /** The identity's public JSON, field for field as Kratos' `identity`. */
-export function identityJson(identity: Identity, options: IdentityJsonOptions): Record<string, unknown> {
+export function identityJson(
+  identity: Identity,
+  options: IdentityJsonOptions,
+): Record<string, unknown> {
   const json: Record<string, unknown> = { id: identity.id };
   if (options.admin) {
     const credentials: Record<string, unknown> = {};

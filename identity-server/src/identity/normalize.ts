@@ -5,7 +5,10 @@ export function normalizeEmail(value: string): string {
 
 /** Phone numbers are stored in E.164: the leading + and digits, without formatting characters. */
 export function normalizePhone(value: string): string {
-  const compact = value.trim().normalize("NFKC").replace(/[\s().-]/g, "");
+  const compact = value
+    .trim()
+    .normalize("NFKC")
+    .replace(/[\s().-]/g, "");
   return compact;
 }
 

@@ -23,7 +23,10 @@ export interface ActiveSession {
 }
 
 /** Kratos' lookup order: X-Session-Token header, then the session cookie, then a Bearer token. */
-export function extractSessionToken(ctx: ServerContext, request: FastifyRequest): string | undefined {
+export function extractSessionToken(
+  ctx: ServerContext,
+  request: FastifyRequest,
+): string | undefined {
   const header = request.headers["x-session-token"];
   if (typeof header === "string" && header !== "") return header;
   const fromCookie = unsignCookieValue(ctx.cookies.secret, request.cookies[sessionCookieName]);
@@ -94,11 +97,7 @@ export function activateSession(
   });
 }
 
-export async function persistSession(
-  db: Executor,
-  session: Session,
-  token: string,
-): Promise<void> {
+export async function persistSession(db: Executor, session: Session, token: string): Promise<void> {
   await saveSession(db, session, hashToken(token));
 }
 
@@ -117,7 +116,10 @@ export async function issueSessionCookie(
   if (!prior || prior.identity.id !== session.identityId) {
     regenerateCsrfSecret(request, reply, ctx.cookies);
   }
-  const maxAge = Math.max(0, Math.floor((session.expiresAt.getTime() - ctx.now().getTime()) / 1000));
+  const maxAge = Math.max(
+    0,
+    Math.floor((session.expiresAt.getTime() - ctx.now().getTime()) / 1000),
+  );
   reply.setCookie(sessionCookieName, signCookieValue(ctx.cookies.secret, token), {
     path: "/",
     httpOnly: true,

@@ -63,7 +63,9 @@ export function sessionJson(
 ): Record<string, unknown> {
   return {
     id: session.id,
-    active: identity ? isSessionActive(session, identity, now) : session.active && session.expiresAt > now,
+    active: identity
+      ? isSessionActive(session, identity, now)
+      : session.active && session.expiresAt > now,
     expires_at: session.expiresAt.toISOString(),
     authenticated_at: session.authenticatedAt.toISOString(),
     authenticator_assurance_level: session.aal,

@@ -17,7 +17,9 @@ export function registerWhoamiRoute(app: FastifyInstance, ctx: ServerContext): v
         return sendError(reply, unauthorized("No valid session credentials found in the request."));
       }
       reply.header("x-kratos-authenticated-identity-id", active.identity.id);
-      return reply.send(sessionJson(active.session, active.identity, ctx.config.publicBaseUrl, ctx.now()));
+      return reply.send(
+        sessionJson(active.session, active.identity, ctx.config.publicBaseUrl, ctx.now()),
+      );
     },
   });
 }

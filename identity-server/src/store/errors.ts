@@ -34,7 +34,11 @@ export async function readError(
   id: string,
   now: Date,
 ): Promise<StoredError | undefined> {
-  const row = await db.selectFrom("selfservice_errors").selectAll().where("id", "=", id).executeTakeFirst();
+  const row = await db
+    .selectFrom("selfservice_errors")
+    .selectAll()
+    .where("id", "=", id)
+    .executeTakeFirst();
   if (!row) return undefined;
   await db
     .updateTable("selfservice_errors")

@@ -54,7 +54,11 @@ export async function updateFlow(db: Executor, flow: Flow, now: Date): Promise<v
   await db.updateTable("selfservice_flows").set(rest).where("id", "=", id).execute();
 }
 
-export async function findFlow(db: Executor, kind: FlowKind, id: string): Promise<Flow | undefined> {
+export async function findFlow(
+  db: Executor,
+  kind: FlowKind,
+  id: string,
+): Promise<Flow | undefined> {
   const row = await db
     .selectFrom("selfservice_flows")
     .selectAll()

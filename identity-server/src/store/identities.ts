@@ -1,5 +1,10 @@
 import { randomUUID } from "node:crypto";
-import type { Credential, Identity, RecoveryAddress, VerifiableAddress } from "../identity/identity.ts";
+import type {
+  Credential,
+  Identity,
+  RecoveryAddress,
+  VerifiableAddress,
+} from "../identity/identity.ts";
 import type { Executor } from "./schema.ts";
 
 /** A unique constraint (identifier or address) already belongs to another identity. */
@@ -138,48 +143,44 @@ async function hydrate(db: Executor, ids: string[]): Promise<Identity[]> {
       state: row.state === "inactive" ? "inactive" : "active",
       stateChangedAt: row.state_changed_at ? new Date(row.state_changed_at) : undefined,
       traits: JSON.parse(row.traits) as Record<string, unknown>,
-      metadataPublic: row.metadata_public === null ? null : (JSON.parse(row.metadata_public) as unknown),
-      metadataAdmin: row.metadata_admin === null ? null : (JSON.parse(row.metadata_admin) as unknown),
+      metadataPublic:
+        row.metadata_public === null ? null : (JSON.parse(row.metadata_public) as unknown),
+      metadataAdmin:
+        row.metadata_admin === null ? null : (JSON.parse(row.metadata_admin) as unknown),
       createdAt: new Date(row.created_at),
       updatedAt: new Date(row.updated_at),
       credentials: credentials
         .filter((c) => c.identity_id === id)
-        .map(
-          (c): Credential => ({
-            id: c.id,
-            type: c.type,
-            identifiers: identifiers.filter((i) => i.credential_id === c.id).map((i) => i.identifier),
-            config: JSON.parse(c.config) as Record<string, unknown>,
-            version: c.version,
-            createdAt: new Date(c.created_at),
-            updatedAt: new Date(c.updated_at),
-          }),
-        ),
+        .map((c): Credential => ({
+          id: c.id,
+          type: c.type,
+          identifiers: identifiers.filter((i) => i.credential_id === c.id).map((i) => i.identifier),
+          config: JSON.parse(c.config) as Record<string, unknown>,
+          version: c.version,
+          createdAt: new Date(c.created_at),
+          updatedAt: new Date(c.updated_at),
+        })),
       verifiableAddresses: verifiable
         .filter((a) => a.identity_id === id)
-        .map(
-          (a): VerifiableAddress => ({
-            id: a.id,
-            value: a.value,
-            verified: a.verified === 1,
-            via: a.via === "sms" ? "sms" : "email",
-            status: a.status as VerifiableAddress["status"],
-            verifiedAt: a.verified_at ? new Date(a.verified_at) : undefined,
-            createdAt: new Date(a.created_at),
-            updatedAt: new Date(a.updated_at),
-          }),
-        ),
+        .map((a): VerifiableAddress => ({
+          id: a.id,
+          value: a.value,
+          verified: a.verified === 1,
+          via: a.via === "sms" ? "sms" : "email",
+          status: a.status as VerifiableAddress["status"],
+          verifiedAt: a.verified_at ? new Date(a.verified_at) : undefined,
+          createdAt: new Date(a.created_at),
+          updatedAt: new Date(a.updated_at),
+        })),
       recoveryAddresses: recovery
         .filter((a) => a.identity_id === id)
-        .map(
-          (a): RecoveryAddress => ({
-            id: a.id,
-            value: a.value,
-            via: a.via === "sms" ? "sms" : "email",
-            createdAt: new Date(a.created_at),
-            updatedAt: new Date(a.updated_at),
-          }),
-        ),
+        .map((a): RecoveryAddress => ({
+          id: a.id,
+          value: a.value,
+          via: a.via === "sms" ? "sms" : "email",
+          createdAt: new Date(a.created_at),
+          updatedAt: new Date(a.updated_at),
+        })),
     };
     return [identity];
   });
@@ -214,7 +215,11 @@ export async function listIdentities(
   pageSize: number,
   after: string | undefined,
 ): Promise<{ identities: Identity[]; hasMore: boolean }> {
-  let query = db.selectFrom("identities").select("id").orderBy("id").limit(pageSize + 1);
+  let query = db
+    .selectFrom("identities")
+    .select("id")
+    .orderBy("id")
+    .limit(pageSize + 1);
   if (after) query = query.where("id", ">", after);
   const ids = (await query.execute()).map((row) => row.id);
   const hasMore = ids.length > pageSize;

@@ -103,7 +103,11 @@ export const migrations: Migration[] = [
         .addColumn("created_at", "text", (c) => c.notNull())
         .addColumn("updated_at", "text", (c) => c.notNull())
         .execute();
-      await db.schema.createIndex("sessions_identity_id").on("sessions").column("identity_id").execute();
+      await db.schema
+        .createIndex("sessions_identity_id")
+        .on("sessions")
+        .column("identity_id")
+        .execute();
 
       await db.schema
         .createTable("session_devices")

@@ -44,7 +44,11 @@ export async function saveSession(
   }
   const known = new Set(
     (
-      await db.selectFrom("session_devices").select("id").where("session_id", "=", session.id).execute()
+      await db
+        .selectFrom("session_devices")
+        .select("id")
+        .where("session_id", "=", session.id)
+        .execute()
     ).map((row) => row.id),
   );
   for (const device of session.devices) {
@@ -99,14 +103,12 @@ export async function findSessionByTokenHash(
     expiresAt: new Date(row.expires_at),
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
-    devices: devices.map(
-      (d): SessionDevice => ({
-        id: d.id,
-        ipAddress: d.ip_address,
-        userAgent: d.user_agent,
-        location: d.location,
-      }),
-    ),
+    devices: devices.map((d): SessionDevice => ({
+      id: d.id,
+      ipAddress: d.ip_address,
+      userAgent: d.user_agent,
+      location: d.location,
+    })),
   };
 }
 

@@ -93,13 +93,14 @@ export function inputNode(options: InputNodeOptions): UiNode {
 
 /** Sets (or, with undefined/null, removes) a node's value while keeping Kratos' attribute order. */
 export function setNodeValue(node: UiNode, value: unknown): void {
-  const { name, type, value: _old, ...rest } = node.attributes;
+  const { name, type, ...rest } = node.attributes;
+  delete rest.value;
   node.attributes = {
     name,
     type,
     ...(value !== undefined && value !== null ? { value } : {}),
     ...rest,
-  } as InputAttributes;
+  };
 }
 
 export function csrfNode(token: string): UiNode {
@@ -210,7 +211,9 @@ export interface SortOptions {
 
 function goFormat(value: unknown): string {
   if (value === undefined || value === null) return "<nil>";
-  return typeof value === "object" ? JSON.stringify(value) : String(value as string);
+  if (typeof value === "string") return value;
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  return JSON.stringify(value);
 }
 
 /**

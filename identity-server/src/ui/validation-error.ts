@@ -95,12 +95,16 @@ export function messagesFromAjv(errors: readonly ErrorObject[]): FieldMessage[] 
         else
           out.push({
             field,
-            message: uiText(4000001, { reason: `${JSON.stringify(value)} is not valid "${format}"` }),
+            message: uiText(4000001, {
+              reason: `${JSON.stringify(value)} is not valid "${format}"`,
+            }),
           });
         break;
       }
       case "type": {
-        const allowed = Array.isArray(params.type) ? params.type.map(String) : [String(params.type)];
+        const allowed = Array.isArray(params.type)
+          ? params.type.map(String)
+          : [String(params.type)];
         const actual = jsonTypeOf(data);
         out.push({
           field,

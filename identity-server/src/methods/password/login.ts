@@ -45,7 +45,10 @@ export function populatePasswordRefresh(flow: Flow, identity: Identity): void {
   const credential = identity.credentials.find((c) => c.type === "password");
   const identifier = credential?.identifiers[0];
   if (!identifier) return;
-  upsertNode(flow.ui, inputNode({ name: "identifier", type: "hidden", group: "default", value: identifier }));
+  upsertNode(
+    flow.ui,
+    inputNode({ name: "identifier", type: "hidden", group: "default", value: identifier }),
+  );
   upsertNode(flow.ui, passwordNode("current-password"));
   flow.ui.nodes.push(passwordSubmitNode(1010001));
 }
@@ -67,7 +70,8 @@ export async function passwordLogin(
     if (password) setNodeValue(password, undefined);
     const identifierNode = findNode(flow.ui, "identifier");
     if (identifierNode) setNodeValue(identifierNode, identifier);
-    if (flow.type === "browser") upsertNode(flow.ui, csrfNode(csrfTokenFor(request, reply, ctx.cookies)));
+    if (flow.type === "browser")
+      upsertNode(flow.ui, csrfNode(csrfTokenFor(request, reply, ctx.cookies)));
   };
   try {
     const body = await decodeFlowBody(request, loginFields);
@@ -76,13 +80,19 @@ export async function passwordLogin(
       (typeof body.password_identifier === "string" ? body.password_identifier : "");
     const password = typeof body.password === "string" ? body.password : "";
     const missing: FieldMessage[] = [];
-    if (password === "") missing.push({ field: "password", message: uiText(4000002, { property: "password" }) });
+    if (password === "")
+      missing.push({ field: "password", message: uiText(4000002, { property: "password" }) });
     if (identifier === "") {
       missing.push({ field: "identifier", message: uiText(4000002, { property: "identifier" }) });
     }
     if (missing.length > 0) throw new ValidationError(missing);
 
-    ensureCsrf(ctx, request, flow, typeof body.csrf_token === "string" ? body.csrf_token : undefined);
+    ensureCsrf(
+      ctx,
+      request,
+      flow,
+      typeof body.csrf_token === "string" ? body.csrf_token : undefined,
+    );
 
     const found = await findIdentityByIdentifier(ctx.db, "password", normalizeEmail(identifier));
     const hashed = found?.credential.config.hashed_password;

@@ -27,13 +27,16 @@ function registrationFields(ctx: ServerContext): FieldSpec[] {
     { name: "method", type: "string" },
     { name: "transient_payload", type: "object" },
     { name: "traits", type: "object" },
-    ...ctx.schema.traitPaths.map(
-      (p): FieldSpec => ({
-        name: p.name,
-        type: p.type === "boolean" ? "boolean" : p.type === "number" || p.type === "integer" ? "number" : "string",
-        required: p.required,
-      }),
-    ),
+    ...ctx.schema.traitPaths.map((p): FieldSpec => ({
+      name: p.name,
+      type:
+        p.type === "boolean"
+          ? "boolean"
+          : p.type === "number" || p.type === "integer"
+            ? "number"
+            : "string",
+      required: p.required,
+    })),
   ];
 }
 
@@ -56,10 +59,16 @@ export async function passwordRegistration(
     const validate = ctx.schema.registrationPayloadValidator;
     if (!validate(body)) throw new ValidationError(messagesFromAjv(validate.errors ?? []));
 
-    ensureCsrf(ctx, request, flow, typeof body.csrf_token === "string" ? body.csrf_token : undefined);
+    ensureCsrf(
+      ctx,
+      request,
+      flow,
+      typeof body.csrf_token === "string" ? body.csrf_token : undefined,
+    );
 
     const password = typeof body.password === "string" ? body.password : "";
-    if (password === "") throw ValidationError.of("password", uiText(4000002, { property: "password" }));
+    if (password === "")
+      throw ValidationError.of("password", uiText(4000002, { property: "password" }));
 
     ctx.schema.validateTraits(traits);
     const derived = ctx.schema.derive(traits);
@@ -83,7 +92,8 @@ export async function passwordRegistration(
     return identity;
   } catch (error) {
     setTraitValues(flow.ui, traits);
-    if (flow.type === "browser") upsertNode(flow.ui, csrfNode(csrfTokenFor(request, reply, ctx.cookies)));
+    if (flow.type === "browser")
+      upsertNode(flow.ui, csrfNode(csrfTokenFor(request, reply, ctx.cookies)));
     throw error;
   }
 }
