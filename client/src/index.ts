@@ -1,5 +1,6 @@
 export { createIdentityClient } from "./identity-client.ts";
 export type { IdentityClient, IdentityClientOptions } from "./identity-client.ts";
+export type { ApiResponse } from "@ory/client-fetch";
 export { readIdentityAnswer, readIdentityResponse } from "./identity-response.ts";
 export type { IdentityAnswer, IdentityResponse } from "./identity-response.ts";
 export {

@@ -1,0 +1,59 @@
+import type { UiNode } from "@portal/client";
+import type { FormEvent, ReactNode, Ref } from "react";
+import { Form, useNavigation } from "react-router";
+import { FlowNode, nodeKey } from "./flow-node.tsx";
+import { isSubmitNode } from "./node-guards.ts";
+import type { NodeRenderOptions } from "./node-render-options.ts";
+
+/**
+ * A flow's nodes as a real form that posts to the route's own action (the URL keeps ?flow=).
+ * It works without JavaScript; with it, React Router submits the same fields plus the clicked
+ * button by fetch. Browser validation is off so users see the portal's own messages.
+ */
+export function FlowForm({
+  flowId,
+  nodes,
+  options,
+  beforeSubmit,
+  formRef,
+  onSubmit,
+}: {
+  flowId: string;
+  nodes: readonly UiNode[];
+  options?: NodeRenderOptions;
+  /** Rendered just before the first submit button (e.g. "remember me"). */
+  beforeSubmit?: ReactNode;
+  formRef?: Ref<HTMLFormElement>;
+  onSubmit?: (event: FormEvent<HTMLFormElement>) => void;
+}) {
+  const navigation = useNavigation();
+  const submitting = navigation.state === "submitting";
+  const nodeOptions = { ...options, submitting };
+  const firstSubmit = nodes.findIndex(isSubmitNode);
+  return (
+    <Form
+      // A new flow (new CSRF token, new fields) must not inherit the old one's DOM state.
+      key={flowId}
+      method="post"
+      noValidate
+      ref={formRef}
+      onSubmit={onSubmit}
+    >
+      {nodes.map((node, index) => (
+        <FlowSlot key={nodeKey(node, index)} before={index === firstSubmit ? beforeSubmit : null}>
+          <FlowNode node={node} options={nodeOptions} />
+        </FlowSlot>
+      ))}
+      {firstSubmit < 0 && beforeSubmit}
+    </Form>
+  );
+}
+
+function FlowSlot(props: { before: ReactNode; children: ReactNode }) {
+  return (
+    <>
+      {props.before}
+      {props.children}
+    </>
+  );
+}

@@ -1,0 +1,106 @@
+import { pickContinueWith } from "./continue-with.ts";
+import type { ContinueTarget } from "./continue-with.ts";
+import { isRecord } from "./node-guards.ts";
+
+/** Why a flow has to be started again. */
+export type RestartReason =
+  "expired" | "csrf" | "not-found" | "return-to-forbidden" | "identity-mismatch";
+
+/**
+ * Every answer of the identity service, sorted into what the portal does next (spec §8).
+ * Kratos signals ordinary outcomes with error statuses, so status alone is not enough.
+ */
+export type IdentityOutcome =
+  /** A flow to (re-)render: a fetch, or a 400 with validation messages / a next step. */
+  | { kind: "flow"; status: number; flow: FlowShape }
+  /** continue_with told us where to go (already picked by priority). */
+  | { kind: "continue"; target: ContinueTarget }
+  /** The browser must go to this URL (422 browser_location_change_required, 403 aal2/refresh). */
+  | { kind: "redirect"; url: string }
+  /** 410 with a replacement flow. */
+  | { kind: "use-flow"; flowId: string }
+  | { kind: "restart"; reason: RestartReason }
+  | { kind: "session-already-available" }
+  | { kind: "needs-login"; refresh: boolean; aal2: boolean }
+  /** 2xx that asks for nothing further (e.g. a login without continue_with). */
+  | { kind: "success"; body: unknown }
+  | { kind: "unknown"; status: number; errorId: string | undefined };
+
+/** The least a body must have to be rendered as a flow. */
+export interface FlowShape {
+  id: string;
+  ui: { nodes: unknown[] } & Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+export function isFlowShape(value: unknown): value is FlowShape {
+  return (
+    isRecord(value) &&
+    typeof value.id === "string" &&
+    isRecord(value.ui) &&
+    Array.isArray(value.ui.nodes)
+  );
+}
+
+export interface IdentityAnswer {
+  status: number;
+  body: unknown;
+}
+
+export function classifyIdentityAnswer({ status, body }: IdentityAnswer): IdentityOutcome {
+  const errorId = errorIdOf(body);
+  const redirectTo = isRecord(body) ? stringOr(body.redirect_browser_to) : undefined;
+
+  if (status >= 200 && status < 300) {
+    const target = isRecord(body) ? pickContinueWith(body.continue_with) : undefined;
+    if (target) return { kind: "continue", target };
+    if (isFlowShape(body)) return { kind: "flow", status, flow: body };
+    return { kind: "success", body };
+  }
+  if (isFlowShape(body)) return { kind: "flow", status, flow: body };
+
+  switch (status) {
+    case 400:
+      if (errorId === "session_already_available") return { kind: "session-already-available" };
+      if (errorId === "self_service_flow_return_to_forbidden") {
+        return { kind: "restart", reason: "return-to-forbidden" };
+      }
+      break;
+    case 401:
+      return { kind: "needs-login", refresh: false, aal2: false };
+    case 403:
+      if (errorId === "security_csrf_violation") return { kind: "restart", reason: "csrf" };
+      if (errorId === "security_identity_mismatch") {
+        return { kind: "restart", reason: "identity-mismatch" };
+      }
+      if (errorId === "session_aal2_required" || errorId === "session_refresh_required") {
+        if (redirectTo) return { kind: "redirect", url: redirectTo };
+        return {
+          kind: "needs-login",
+          refresh: errorId === "session_refresh_required",
+          aal2: errorId === "session_aal2_required",
+        };
+      }
+      break;
+    case 404:
+      return { kind: "restart", reason: "not-found" };
+    case 410: {
+      const useFlowId = isRecord(body) ? stringOr(body.use_flow_id) : undefined;
+      if (useFlowId) return { kind: "use-flow", flowId: useFlowId };
+      return { kind: "restart", reason: "expired" };
+    }
+    case 422:
+      if (redirectTo) return { kind: "redirect", url: redirectTo };
+      break;
+  }
+  return { kind: "unknown", status, errorId };
+}
+
+function errorIdOf(body: unknown): string | undefined {
+  if (!isRecord(body) || !isRecord(body.error)) return undefined;
+  return stringOr(body.error.id);
+}
+
+function stringOr(value: unknown): string | undefined {
+  return typeof value === "string" && value !== "" ? value : undefined;
+}

@@ -1,0 +1,30 @@
+import { useTranslator } from "../i18n/translator-context.tsx";
+import { Spinner } from "../ui/spinner.tsx";
+import { labelText, valueAsString } from "./node-field.tsx";
+import type { InputAttributes, NodeWith } from "./node-guards.ts";
+import type { NodeRenderOptions } from "./node-render-options.ts";
+
+/**
+ * Submit nodes become real submit buttons: the browser (or React Router's <Form>) sends the
+ * clicked one's name=value, which is how the identity service learns the chosen method.
+ * Buttons with script triggers (WebAuthn) are rendered but the portal never evaluates scripts.
+ */
+export function NodeButton(props: { node: NodeWith<InputAttributes>; options: NodeRenderOptions }) {
+  const translator = useTranslator();
+  const { attributes } = props.node;
+  const submit = attributes.type === "submit";
+  const busy = submit && props.options.submitting === true;
+  return (
+    <button
+      type={submit ? "submit" : "button"}
+      name={attributes.name}
+      value={valueAsString(attributes.value)}
+      disabled={attributes.disabled || busy}
+      aria-busy={busy || undefined}
+      className="mt-2 flex w-full items-center justify-center gap-2 rounded-md bg-blue-700 px-4 py-2.5 font-semibold text-white hover:bg-blue-800 disabled:cursor-not-allowed disabled:opacity-70 dark:bg-blue-300 dark:text-slate-950 dark:hover:bg-blue-200"
+    >
+      {busy && <Spinner className="size-4" />}
+      {labelText(translator, props.node)}
+    </button>
+  );
+}

@@ -1,0 +1,112 @@
+import { useState } from "react";
+import type { FormEvent, FocusEvent } from "react";
+import { useTranslator } from "../i18n/translator-context.tsx";
+import { FieldMessages } from "./field-messages.tsx";
+import { hasErrors, nodeLabel, nodeMessages, translateMessage } from "./messages.ts";
+import type { InputAttributes, NodeWith } from "./node-guards.ts";
+import type { NodeRenderOptions } from "./node-render-options.ts";
+import { useHydrated } from "./use-hydrated.ts";
+
+const htmlInputTypes = new Set([
+  "text",
+  "password",
+  "number",
+  "email",
+  "tel",
+  "date",
+  "datetime-local",
+  "url",
+]);
+
+export function fieldId(name: string): string {
+  return `field-${name.replace(/[^\w-]/g, "-")}`;
+}
+
+export function valueAsString(value: unknown): string | undefined {
+  if (typeof value === "string") return value;
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  return undefined;
+}
+
+/** A labelled text-like input (text, email, tel, password, number …) with its messages. */
+export function NodeField(props: { node: NodeWith<InputAttributes>; options: NodeRenderOptions }) {
+  const translator = useTranslator();
+  const hydrated = useHydrated();
+  const [revealed, setRevealed] = useState(false);
+  const { node, options } = props;
+  const { attributes } = node;
+  const state = options.fields?.[attributes.name];
+  const id = fieldId(attributes.name);
+  const label = state?.label ?? labelText(translator, node);
+  const messages = state?.messages ?? nodeMessages(node);
+  const messagesId = `${id}-messages`;
+  const isPassword = attributes.type === "password";
+  const declaredType = htmlInputTypes.has(attributes.type) ? attributes.type : "text";
+  const onInput = (event: FormEvent<HTMLInputElement>) =>
+    options.onFieldInput?.(attributes.name, event.currentTarget);
+  const onBlur = (event: FocusEvent<HTMLInputElement>) =>
+    options.onFieldBlur?.(attributes.name, event.currentTarget);
+
+  return (
+    <div className="mb-4">
+      <label htmlFor={id} className="mb-1 block text-sm font-medium">
+        {label}
+      </label>
+      <div className="relative">
+        <input
+          id={id}
+          name={attributes.name}
+          type={isPassword && revealed ? "text" : declaredType}
+          defaultValue={state?.value ?? (isPassword ? undefined : valueAsString(attributes.value))}
+          required={attributes.required}
+          disabled={attributes.disabled}
+          autoComplete={attributes.autocomplete}
+          maxLength={attributes.maxlength}
+          aria-invalid={hasErrors(messages) ? true : undefined}
+          aria-describedby={messages.length > 0 ? messagesId : undefined}
+          onInput={onInput}
+          onBlur={onBlur}
+          className={`block w-full rounded-md border bg-white px-3 py-2 text-base text-slate-900 dark:bg-slate-950 dark:text-slate-100 ${isPassword ? "pr-12" : ""} ${hasErrors(messages) ? "border-red-700 dark:border-red-400" : "border-slate-500 dark:border-slate-400"}`}
+        />
+        {isPassword && hydrated && (
+          <button
+            type="button"
+            aria-pressed={revealed}
+            aria-controls={id}
+            onClick={() => setRevealed(!revealed)}
+            className="absolute inset-y-0 right-0 flex w-11 items-center justify-center rounded-r-md text-slate-700 hover:text-slate-950 dark:text-slate-300 dark:hover:text-white"
+          >
+            <EyeIcon crossed={revealed} />
+            <span className="sr-only">{translator.t("form.passwordToggle", { label })}</span>
+          </button>
+        )}
+      </div>
+      <FieldMessages id={messagesId} messages={messages} />
+    </div>
+  );
+}
+
+export function labelText(
+  translator: ReturnType<typeof useTranslator>,
+  node: NodeWith<InputAttributes>,
+): string {
+  const label = nodeLabel(node);
+  return label ? translateMessage(translator, label) : node.attributes.name;
+}
+
+function EyeIcon(props: { crossed: boolean }) {
+  return (
+    <svg
+      aria-hidden="true"
+      viewBox="0 0 24 24"
+      className="size-5"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2"
+    >
+      <path d="M2 12s3.5-7 10-7 10 7 10 7-3.5 7-10 7S2 12 2 12Z" />
+      <circle cx="12" cy="12" r="3" />
+      {props.crossed && <path d="M3 3l18 18" />}
+    </svg>
+  );
+}

@@ -1,0 +1,37 @@
+import type { UiNode } from "@portal/client";
+import { isInputNode, isSubmitNode } from "./node-guards.ts";
+
+/** Name of an input node, or undefined for every other node kind. */
+export function nodeName(node: UiNode): string | undefined {
+  return isInputNode(node) ? node.attributes.name : undefined;
+}
+
+export function withoutNames(nodes: readonly UiNode[], names: readonly string[]): UiNode[] {
+  return nodes.filter((node) => {
+    const name = nodeName(node);
+    return name === undefined || !names.includes(name);
+  });
+}
+
+export function inGroups(nodes: readonly UiNode[], groups: readonly string[]): UiNode[] {
+  return nodes.filter((node) => groups.includes(node.group));
+}
+
+export function findInput(nodes: readonly UiNode[], name: string): UiNode | undefined {
+  return nodes.find((node) => nodeName(node) === name);
+}
+
+/**
+ * Puts the portal's own nodes right after the node they belong with (e.g. confirm-e-mail after
+ * the e-mail field) and keeps submit buttons last, as users expect of a form.
+ */
+export function insertAfter(
+  nodes: readonly UiNode[],
+  anchorName: string,
+  extra: readonly UiNode[],
+): UiNode[] {
+  const index = nodes.findIndex((node) => nodeName(node) === anchorName);
+  if (index < 0)
+    return [...nodes.filter((n) => !isSubmitNode(n)), ...extra, ...nodes.filter(isSubmitNode)];
+  return [...nodes.slice(0, index + 1), ...extra, ...nodes.slice(index + 1)];
+}

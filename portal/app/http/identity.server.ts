@@ -1,0 +1,43 @@
+import { createIdentityClient } from "@portal/client";
+import type { IdentityClient } from "@portal/client";
+import type { RouterContextProvider } from "react-router";
+import { getConfig } from "../config.server.ts";
+import { requestInfoContext } from "./request-context.ts";
+
+const correlationIdPattern = /^[\w.:-]{1,128}$/;
+
+/**
+ * Headers a loader or action forwards to the identity service so that it sees the browser:
+ * its cookies (CSRF + session), its User-Agent and address, and the request's correlation id.
+ */
+export function forwardedHeaders(
+  request: Request,
+  context: Readonly<RouterContextProvider>,
+): Record<string, string> {
+  const info = context.get(requestInfoContext);
+  const headers: Record<string, string> = {
+    "x-correlation-id": info.correlationId ?? incomingCorrelationId(request) ?? crypto.randomUUID(),
+  };
+  const cookie = request.headers.get("cookie");
+  if (cookie) headers.Cookie = cookie;
+  const userAgent = request.headers.get("user-agent");
+  if (userAgent) headers["User-Agent"] = userAgent;
+  if (info.forwardedFor) headers["X-Forwarded-For"] = info.forwardedFor;
+  return headers;
+}
+
+function incomingCorrelationId(request: Request): string | undefined {
+  const value = request.headers.get("x-correlation-id");
+  return value !== null && correlationIdPattern.test(value) ? value : undefined;
+}
+
+/** An identity-service client acting for the browser that sent `request`. */
+export function identityFor(
+  request: Request,
+  context: Readonly<RouterContextProvider>,
+): IdentityClient {
+  return createIdentityClient({
+    basePath: getConfig().identityPublicUrl,
+    headers: forwardedHeaders(request, context),
+  });
+}

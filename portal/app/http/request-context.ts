@@ -1,0 +1,26 @@
+import { RouterContextProvider, createContext } from "react-router";
+
+export interface RequestInfo {
+  /** CSP nonce of this response; every script the page emits must carry it. */
+  nonce: string;
+  /** X-Forwarded-For to pass on: the incoming chain plus the address that connected to us. */
+  forwardedFor: string | undefined;
+  /** x-correlation-id of this request (incoming or freshly minted by the server). */
+  correlationId: string | undefined;
+}
+
+export const requestInfoContext = createContext<RequestInfo>({
+  nonce: "",
+  forwardedFor: undefined,
+  correlationId: undefined,
+});
+
+/**
+ * server.ts lives outside the Vite build, so it cannot import this module's context key
+ * itself; entry.server re-exports this factory and server.ts reaches it through the build.
+ */
+export function createLoadContext(info: RequestInfo): RouterContextProvider {
+  const context = new RouterContextProvider();
+  context.set(requestInfoContext, info);
+  return context;
+}

@@ -1,0 +1,144 @@
+import { useMemo, useState } from "react";
+import type { ReactNode } from "react";
+import {
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  isRouteErrorResponse,
+  useRouteLoaderData,
+} from "react-router";
+import type { ShouldRevalidateFunctionArgs } from "react-router";
+import type { Route } from "./+types/root";
+import appStylesHref from "./app.css?url";
+import { getConfig } from "./config.server.ts";
+import { readCookie } from "./http/cookies.server.ts";
+import { catalogueFor } from "./i18n/catalogues.server.ts";
+import { detectLocale } from "./i18n/detect-locale.server.ts";
+import { defaultLocale, isLocale } from "./i18n/locales.ts";
+import { createTranslator } from "./i18n/translator.ts";
+import { TranslatorProvider, useTranslator } from "./i18n/translator-context.tsx";
+import { defaultTheme, isTheme, themeCookie, themeCookieName } from "./theme/theme.ts";
+import type { Theme } from "./theme/theme.ts";
+import { ThemeContext } from "./theme/theme-context.tsx";
+import { AppShell } from "./ui/app-shell.tsx";
+import { Card } from "./ui/card.tsx";
+
+export function loader({ request, params }: Route.LoaderArgs) {
+  const config = getConfig();
+  const locale = isLocale(params.lang) ? params.lang : detectLocale(request);
+  const theme = readCookie(request, themeCookieName);
+  return {
+    locale,
+    messages: catalogueFor(locale),
+    theme: isTheme(theme) ? theme : defaultTheme,
+    cookieDomain: config.cookieDomain,
+    links: {
+      ssoPortalUrl: config.ssoPortalUrl,
+      supportUrl: config.supportUrl,
+      year: new Date().getUTCFullYear(),
+    },
+  };
+}
+
+/** The catalogue only changes with the language; skip re-sending it on every navigation. */
+export function shouldRevalidate({ currentParams, nextParams }: ShouldRevalidateFunctionArgs) {
+  return currentParams.lang !== nextParams.lang;
+}
+
+export const links: Route.LinksFunction = () => [
+  { rel: "stylesheet", href: appStylesHref },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
+
+type RootData = Awaited<ReturnType<typeof loader>>;
+
+export function Layout(props: { children: ReactNode }) {
+  const data = useRouteLoaderData<RootData>("root");
+  const [theme, setThemeState] = useState<Theme>(data?.theme ?? defaultTheme);
+  const cookieDomain = data?.cookieDomain;
+  const setTheme = (next: Theme) => {
+    setThemeState(next);
+    document.cookie = themeCookie(next, cookieDomain, window.location.protocol === "https:");
+  };
+  return (
+    <html lang={data?.locale ?? defaultLocale} className={theme === "dark" ? "dark" : undefined}>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="antialiased">
+        <ThemeContext value={{ theme, setTheme, cookieDomain }}>{props.children}</ThemeContext>
+        <ScrollRestoration />
+        <Scripts />
+      </body>
+    </html>
+  );
+}
+
+export default function App({ loaderData }: Route.ComponentProps) {
+  const { locale, messages } = loaderData;
+  const translator = useMemo(() => createTranslator(locale, messages), [locale, messages]);
+  return (
+    <TranslatorProvider translator={translator}>
+      <AppShell links={loaderData.links}>
+        <Outlet />
+      </AppShell>
+    </TranslatorProvider>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const data = useRouteLoaderData<RootData>("root");
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  if (!data) {
+    // The root loader itself failed: there is no catalogue to translate with.
+    return (
+      <main className="p-8">
+        <h1 className="text-2xl font-semibold">Something went wrong</h1>
+      </main>
+    );
+  }
+  return (
+    <TranslatorProvider translator={createTranslator(data.locale, data.messages)}>
+      <AppShell links={data.links}>{notFound ? <NotFound /> : <SomethingWentWrong />}</AppShell>
+    </TranslatorProvider>
+  );
+}
+
+function NotFound() {
+  const { t, locale } = useTranslator();
+  return (
+    <Card>
+      <title>{t("notFound.title")}</title>
+      <h1 className="text-2xl font-semibold">{t("notFound.title")}</h1>
+      <p className="mt-2">{t("notFound.body")}</p>
+      <a
+        href={`/${locale}`}
+        className="mt-6 inline-block text-blue-700 underline dark:text-blue-300"
+      >
+        {t("notFound.home")}
+      </a>
+    </Card>
+  );
+}
+
+function SomethingWentWrong() {
+  const { t, locale } = useTranslator();
+  return (
+    <Card>
+      <title>{t("error.title")}</title>
+      <h1 className="text-2xl font-semibold">{t("error.title")}</h1>
+      <p className="mt-2">{t("error.body")}</p>
+      <a
+        href={`/${locale}`}
+        className="mt-6 inline-block text-blue-700 underline dark:text-blue-300"
+      >
+        {t("error.goBack")}
+      </a>
+    </Card>
+  );
+}

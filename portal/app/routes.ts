@@ -1,0 +1,33 @@
+import { index, route } from "@react-router/dev/routes";
+import type { RouteConfig } from "@react-router/dev/routes";
+
+/**
+ * The identity service sends browsers to locale-less UI URLs (/login?flow=…); those redirect to
+ * the detected locale with the query kept. Everything the user sees lives under /:lang.
+ */
+const unprefixedPages = [
+  "login",
+  "registration",
+  "recovery",
+  "verification",
+  "settings",
+  "error",
+  "logout",
+];
+
+export default [
+  index("routes/root-index.tsx"),
+  route("theme", "routes/theme.ts"),
+  ...unprefixedPages.map((page) =>
+    route(page, "routes/unprefixed-redirect.tsx", { id: `unprefixed-${page}` }),
+  ),
+  route(":lang", "routes/locale-layout.tsx", [
+    index("routes/home.tsx"),
+    route("login", "routes/login/route.tsx"),
+    route("registration", "routes/registration/route.tsx"),
+    route("error", "routes/error.tsx"),
+    route("logout", "routes/logout.tsx"),
+    route("*", "routes/not-found.tsx", { id: "locale-not-found" }),
+  ]),
+  route("*", "routes/not-found.tsx"),
+] satisfies RouteConfig;

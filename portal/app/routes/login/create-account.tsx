@@ -1,0 +1,82 @@
+import { useRef } from "react";
+import { Link, useLocation, useNavigate } from "react-router";
+import { useTranslator } from "../../i18n/translator-context.tsx";
+import { Dialog } from "../../ui/dialog.tsx";
+
+export const confirmParam = "confirm";
+export const confirmValue = "create-account";
+
+/**
+ * "Create account" asks first whether the user really has no account (spec §2 /login).
+ * The trigger is a link to ?confirm=create-account, which the server renders with the dialog
+ * open, so it works without JavaScript; with JavaScript the link opens the modal in place.
+ */
+export function CreateAccount(props: { openOnLoad: boolean; returnTo: string | null }) {
+  const { t, locale } = useTranslator();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const dialogRef = useRef<HTMLDialogElement>(null);
+
+  const openQuery = new URLSearchParams(location.search);
+  openQuery.set(confirmParam, confirmValue);
+  const registration = `/${locale}/registration${props.returnTo ? `?return_to=${encodeURIComponent(props.returnTo)}` : ""}`;
+
+  const onClose = () => {
+    const query = new URLSearchParams(location.search);
+    if (!query.has(confirmParam)) return;
+    query.delete(confirmParam);
+    void navigate({ search: query.toString() }, { replace: true, preventScrollReset: true });
+  };
+
+  return (
+    <>
+      <Link
+        to={{ search: openQuery.toString() }}
+        aria-haspopup="dialog"
+        preventScrollReset
+        onClick={(event) => {
+          const dialog = dialogRef.current;
+          if (!dialog) return;
+          event.preventDefault();
+          dialog.showModal();
+        }}
+        className="font-medium text-blue-700 underline underline-offset-4 dark:text-blue-300"
+      >
+        {t("login.createAccount")}
+      </Link>
+      <Dialog
+        dialogRef={dialogRef}
+        openOnLoad={props.openOnLoad}
+        title={t("login.confirmDialog.title")}
+        titleId="create-account-title"
+        description={t("login.confirmDialog.body")}
+        descriptionId="create-account-description"
+        onClose={onClose}
+      >
+        <div className="flex flex-col gap-3">
+          <Link
+            to={registration}
+            className="rounded-md bg-blue-700 px-4 py-2.5 text-center font-semibold text-white hover:bg-blue-800 dark:bg-blue-300 dark:text-slate-950 dark:hover:bg-blue-200"
+          >
+            {t("login.confirmDialog.yes")}
+          </Link>
+          <Link
+            to={`${registration}#nodna`}
+            className="rounded-md border border-slate-400 px-4 py-2.5 text-center font-semibold hover:bg-slate-100 dark:border-slate-500 dark:hover:bg-slate-800"
+          >
+            {t("login.confirmDialog.no")}
+          </Link>
+          {/* method="dialog" closes the dialog natively, with or without JavaScript. */}
+          <form method="dialog">
+            <button
+              type="submit"
+              className="w-full rounded-md px-4 py-2 text-sm underline underline-offset-4"
+            >
+              {t("login.confirmDialog.close")}
+            </button>
+          </form>
+        </div>
+      </Dialog>
+    </>
+  );
+}

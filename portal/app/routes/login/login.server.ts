@@ -1,0 +1,142 @@
+import { LoginFlowFromJSON, readIdentityAnswer } from "@portal/client";
+import type { UpdateLoginFlowBody } from "@portal/client";
+import { data, redirect } from "react-router";
+import type { RouterContextProvider } from "react-router";
+import { followOutcome, flowPageUrl, noticeParam } from "../../flows/follow-outcome.server.ts";
+import type { FlowRoute } from "../../flows/follow-outcome.server.ts";
+import { flowReturnTo } from "../../flows/flow-return-to.server.ts";
+import { classifyIdentityAnswer } from "../../flows/identity-outcome.ts";
+import { formToJson, stringField } from "../../flows/submission.ts";
+import { setCookieHeaders } from "../../http/cookies.server.ts";
+import { identityFor } from "../../http/identity.server.ts";
+import { redirectWithCookies } from "../../http/redirects.server.ts";
+import type { Locale } from "../../i18n/locales.ts";
+import { noticeFromQuery } from "../notice-query.ts";
+
+interface LoginArgs {
+  request: Request;
+  context: Readonly<RouterContextProvider>;
+  locale: Locale;
+  url: URL;
+}
+
+/** Parameters a replacement login flow inherits from the page URL. */
+const inherited = ["return_to", "refresh", "aal", "login_challenge"] as const;
+
+/** Fields the page adds for itself; the identity service never sees them. */
+export const loginPortalFields = ["remember_me"];
+
+function loginRoute(args: LoginArgs, phase: FlowRoute["phase"]): FlowRoute {
+  return { locale: args.locale, page: "login", url: args.url, keep: inherited, phase };
+}
+
+export async function loadLogin(args: LoginArgs) {
+  const { frontend } = identityFor(args.request, args.context);
+  const query = args.url.searchParams;
+  const flowId = query.get("flow");
+
+  if (!flowId) {
+    const answer = await readIdentityAnswer(() =>
+      frontend.createBrowserLoginFlowRaw({
+        refresh: query.get("refresh") === "true" ? true : undefined,
+        aal: query.get("aal") ?? undefined,
+        returnTo: query.get("return_to") ?? undefined,
+        loginChallenge: query.get("login_challenge") ?? undefined,
+      }),
+    );
+    const result = followOutcome(
+      classifyIdentityAnswer(answer),
+      loginRoute(args, "create"),
+      answer.setCookies,
+    );
+    if (result.type === "redirect") return result.response;
+    if (result.type !== "render") throw new Response(null, { status: 502 });
+    // The new flow's CSRF cookie travels with this redirect; the page URL then names the flow.
+    const keepNotice = query.get(noticeParam);
+    const extra: Record<string, string> = { flow: result.flow.id };
+    if (keepNotice) extra[noticeParam] = keepNotice;
+    if (query.get("invalid")) extra.invalid = "true";
+    return redirectWithCookies(flowPageUrl(loginRoute(args, "create"), extra), answer.setCookies);
+  }
+
+  const answer = await readIdentityAnswer(() => frontend.getLoginFlowRaw({ id: flowId }));
+  const result = followOutcome(
+    classifyIdentityAnswer(answer),
+    loginRoute(args, "fetch"),
+    answer.setCookies,
+  );
+  if (result.type === "redirect") return result.response;
+  if (result.type !== "render") throw new Response(null, { status: 502 });
+  return data(
+    {
+      flow: LoginFlowFromJSON(result.flow),
+      notice: noticeFromQuery(query.get(noticeParam)),
+      invalid: query.has("invalid"),
+      confirmCreateAccount: query.get("confirm") === "create-account",
+    },
+    { headers: setCookieHeaders(answer.setCookies) },
+  );
+}
+
+export async function submitLogin(args: LoginArgs) {
+  const flowId = args.url.searchParams.get("flow");
+  if (!flowId) return redirect(`/${args.locale}/login`);
+  const form = await args.request.formData();
+  const body = toLoginBody(formToJson(form, loginPortalFields));
+  if (!body) return data({ notice: "notice.somethingWentWrong" as const }, { status: 400 });
+
+  const { frontend } = identityFor(args.request, args.context);
+  const answer = await readIdentityAnswer(() =>
+    frontend.updateLoginFlowRaw({ flow: flowId, updateLoginFlowBody: body }),
+  );
+  const outcome = classifyIdentityAnswer(answer);
+  // Spec §8: a 401 on a first-factor submit is a failed sign-in, shown as such on a new flow.
+  if (outcome.kind === "needs-login") {
+    return redirectWithCookies(
+      flowPageUrl(loginRoute(args, "submit"), { invalid: "true" }, ["aal", "refresh"]),
+      answer.setCookies,
+    );
+  }
+  const result = followOutcome(outcome, loginRoute(args, "submit"), answer.setCookies);
+  switch (result.type) {
+    case "redirect":
+      return result.response;
+    case "render":
+      return data(
+        { flow: LoginFlowFromJSON(result.flow) },
+        { status: result.status, headers: setCookieHeaders(answer.setCookies) },
+      );
+    case "success": {
+      const { frontend: reader } = identityFor(args.request, args.context);
+      const returnTo = await flowReturnTo(() => reader.getLoginFlowRaw({ id: flowId }));
+      return redirectWithCookies(returnTo ?? `/${args.locale}`, answer.setCookies, {
+        document: returnTo !== undefined,
+      });
+    }
+    case "error":
+      return data(
+        { notice: "notice.somethingWentWrong" as const },
+        {
+          status: result.status >= 400 ? result.status : 502,
+          headers: setCookieHeaders(answer.setCookies),
+        },
+      );
+  }
+}
+
+/**
+ * The body for the chosen method, in the SDK's typed shape. Only the password method exists on
+ * this screen so far; an unknown method is refused here rather than sent half-formed.
+ */
+export function toLoginBody(fields: Record<string, unknown>): UpdateLoginFlowBody | undefined {
+  const csrf = stringField(fields, "csrf_token");
+  if (stringField(fields, "method") === "password") {
+    return {
+      method: "password",
+      identifier: (stringField(fields, "identifier") ?? "").trim(),
+      password: stringField(fields, "password") ?? "",
+      csrf_token: csrf,
+    };
+  }
+  return undefined;
+}

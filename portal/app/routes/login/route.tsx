@@ -1,0 +1,128 @@
+import { useEffect, useRef } from "react";
+import type { FormEvent } from "react";
+import { Link } from "react-router";
+import type { Route } from "./+types/route";
+import { FlowForm } from "../../flows/flow-form.tsx";
+import { FlowMessages } from "../../flows/flow-messages.tsx";
+import { localeOf } from "../../i18n/locales.ts";
+import { useTranslator } from "../../i18n/translator-context.tsx";
+import { Alert } from "../../ui/alert.tsx";
+import { Card } from "../../ui/card.tsx";
+import { Checkbox } from "../../ui/checkbox.tsx";
+import { Divider } from "../../ui/divider.tsx";
+import { Notice } from "../../ui/notice.tsx";
+import { CreateAccount } from "./create-account.tsx";
+import { loadLogin, submitLogin } from "./login.server.ts";
+import { browserStorage, readRemembered, writeRemembered } from "./remember-me.ts";
+
+export function loader({ request, context, params, url }: Route.LoaderArgs) {
+  return loadLogin({ request, context, locale: localeOf(params), url });
+}
+
+export function action({ request, context, params, url }: Route.ActionArgs) {
+  return submitLogin({ request, context, locale: localeOf(params), url });
+}
+
+const rememberMeName = "remember_me";
+
+export default function Login({ loaderData, actionData }: Route.ComponentProps) {
+  const { t, locale } = useTranslator();
+  const formRef = useRef<HTMLFormElement>(null);
+  const flow = actionData && "flow" in actionData ? actionData.flow : loaderData.flow;
+  const notice = actionData && "notice" in actionData ? actionData.notice : loaderData.notice;
+  const mode = flow.refresh ? "refresh" : flow.requested_aal === "aal2" ? "aal2" : "plain";
+  const title = t(
+    mode === "refresh" ? "login.refreshTitle" : mode === "aal2" ? "login.aal2Title" : "login.title",
+  );
+
+  useEffect(() => {
+    const remembered = readRemembered(browserStorage());
+    const form = formRef.current;
+    if (!remembered || !form || mode !== "plain") return;
+    const checkbox = form.elements.namedItem(rememberMeName);
+    const identifier = form.elements.namedItem("identifier");
+    if (checkbox instanceof HTMLInputElement) checkbox.checked = true;
+    if (
+      identifier instanceof HTMLInputElement &&
+      identifier.value === "" &&
+      remembered.identifier
+    ) {
+      identifier.value = remembered.identifier;
+    }
+  }, [flow.id, mode]);
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    if (mode !== "plain") return;
+    const elements = event.currentTarget.elements;
+    const checkbox = elements.namedItem(rememberMeName);
+    const identifier = elements.namedItem("identifier");
+    if (!(checkbox instanceof HTMLInputElement) || !(identifier instanceof HTMLInputElement))
+      return;
+    writeRemembered(browserStorage(), checkbox.checked, identifier.value.trim());
+  };
+
+  return (
+    <Card>
+      <title>{`${title} – ${t("brand.name")}`}</title>
+      <h1 className="text-2xl font-semibold">{title}</h1>
+      {mode === "plain" && (
+        <p className="mt-1 mb-6 text-slate-700 dark:text-slate-300">{t("login.description")}</p>
+      )}
+      {mode !== "plain" && <div className="mb-6" />}
+      {notice && (
+        <Notice id={`${flow.id}:${notice}`} kind="warning" text={t(notice)} duration={3000} />
+      )}
+      {loaderData.invalid && !actionData && (
+        <Alert status="error" title={t("login.failedTitle")}>
+          <p>{t("login.invalid")}</p>
+        </Alert>
+      )}
+      <FlowMessages messages={flow.ui.messages} errorTitle={t("login.failedTitle")} />
+      <FlowForm
+        flowId={flow.id}
+        nodes={flow.ui.nodes}
+        formRef={formRef}
+        onSubmit={onSubmit}
+        beforeSubmit={
+          mode === "plain" && (
+            <Checkbox
+              id="remember-me"
+              name={rememberMeName}
+              label={t("login.rememberMe")}
+              className="mb-2"
+            />
+          )
+        }
+      />
+      {mode === "plain" ? (
+        <>
+          <p className="mt-4 text-sm">
+            <Link
+              to={`/${locale}/recovery`}
+              className="text-blue-700 underline underline-offset-4 dark:text-blue-300"
+            >
+              {t("login.forgotPassword")}
+            </Link>
+          </p>
+          <Divider />
+          <p className="text-sm">
+            {t("login.noAccount")}{" "}
+            <CreateAccount
+              openOnLoad={loaderData.confirmCreateAccount}
+              returnTo={flow.return_to ?? null}
+            />
+          </p>
+        </>
+      ) : (
+        <p className="mt-4 text-sm">
+          <a
+            href={`/${locale}/logout`}
+            className="text-blue-700 underline underline-offset-4 dark:text-blue-300"
+          >
+            {t("login.useDifferentAccount")}
+          </a>
+        </p>
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,134 @@
+import { RegistrationFlowFromJSON, readIdentityAnswer } from "@portal/client";
+import type { UpdateRegistrationFlowBody } from "@portal/client";
+import { data, redirect } from "react-router";
+import type { RouterContextProvider } from "react-router";
+import { followOutcome, flowPageUrl, noticeParam } from "../../flows/follow-outcome.server.ts";
+import type { FlowRoute } from "../../flows/follow-outcome.server.ts";
+import { flowReturnTo } from "../../flows/flow-return-to.server.ts";
+import { classifyIdentityAnswer } from "../../flows/identity-outcome.ts";
+import { isRecord } from "../../flows/node-guards.ts";
+import { formToJson, stringField } from "../../flows/submission.ts";
+import { setCookieHeaders } from "../../http/cookies.server.ts";
+import { identityFor } from "../../http/identity.server.ts";
+import { redirectWithCookies } from "../../http/redirects.server.ts";
+import type { Locale } from "../../i18n/locales.ts";
+import { noticeFromQuery } from "../notice-query.ts";
+import { fieldNames, readRegistrationInput, validateRegistration } from "./validation.ts";
+
+interface RegistrationArgs {
+  request: Request;
+  context: Readonly<RouterContextProvider>;
+  locale: Locale;
+  url: URL;
+}
+
+const inherited = ["return_to"] as const;
+
+/** The confirm fields are the portal's own; the identity service never sees them. */
+const portalFields = [fieldNames.confirmEmail, fieldNames.confirmPassword];
+
+function registrationRoute(args: RegistrationArgs, phase: FlowRoute["phase"]): FlowRoute {
+  return { locale: args.locale, page: "registration", url: args.url, keep: inherited, phase };
+}
+
+export async function loadRegistration(args: RegistrationArgs) {
+  const { frontend } = identityFor(args.request, args.context);
+  const query = args.url.searchParams;
+  const flowId = query.get("flow");
+
+  if (!flowId) {
+    const answer = await readIdentityAnswer(() =>
+      frontend.createBrowserRegistrationFlowRaw({ returnTo: query.get("return_to") ?? undefined }),
+    );
+    const route = registrationRoute(args, "create");
+    const result = followOutcome(classifyIdentityAnswer(answer), route, answer.setCookies);
+    if (result.type === "redirect") return result.response;
+    if (result.type !== "render") throw new Response(null, { status: 502 });
+    const extra: Record<string, string> = { flow: result.flow.id };
+    const notice = query.get(noticeParam);
+    if (notice) extra[noticeParam] = notice;
+    return redirectWithCookies(flowPageUrl(route, extra), answer.setCookies);
+  }
+
+  const answer = await readIdentityAnswer(() => frontend.getRegistrationFlowRaw({ id: flowId }));
+  const route = registrationRoute(args, "fetch");
+  const result = followOutcome(classifyIdentityAnswer(answer), route, answer.setCookies);
+  if (result.type === "redirect") return result.response;
+  if (result.type !== "render") throw new Response(null, { status: 502 });
+  return data(
+    {
+      flow: RegistrationFlowFromJSON(result.flow),
+      notice: noticeFromQuery(query.get(noticeParam)),
+    },
+    { headers: setCookieHeaders(answer.setCookies) },
+  );
+}
+
+export async function submitRegistration(args: RegistrationArgs) {
+  const flowId = args.url.searchParams.get("flow");
+  if (!flowId) return redirect(`/${args.locale}/registration`);
+  const form = await args.request.formData();
+  const input = readRegistrationInput((name) => form.get(name));
+  // What the user typed comes back with the page, so nothing is lost; passwords never do.
+  const values = {
+    [fieldNames.email]: input.email.trim().toLowerCase(),
+    [fieldNames.confirmEmail]: input.confirmEmail.trim().toLowerCase(),
+  };
+
+  const fieldErrors = validateRegistration(input);
+  if (Object.keys(fieldErrors).length > 0) {
+    return data({ fieldErrors, values }, { status: 400 });
+  }
+
+  const body = toRegistrationBody(formToJson(form, portalFields), values[fieldNames.email]);
+  if (!body) return data({ notice: "notice.somethingWentWrong" as const, values }, { status: 400 });
+
+  const { frontend } = identityFor(args.request, args.context);
+  const answer = await readIdentityAnswer(() =>
+    frontend.updateRegistrationFlowRaw({ flow: flowId, updateRegistrationFlowBody: body }),
+  );
+  const result = followOutcome(
+    classifyIdentityAnswer(answer),
+    registrationRoute(args, "submit"),
+    answer.setCookies,
+  );
+  const headers = setCookieHeaders(answer.setCookies);
+  switch (result.type) {
+    case "redirect":
+      return result.response;
+    case "render":
+      return data(
+        { flow: RegistrationFlowFromJSON(result.flow), values },
+        { status: result.status, headers },
+      );
+    case "success": {
+      const returnTo = await flowReturnTo(() => frontend.getRegistrationFlowRaw({ id: flowId }));
+      return redirectWithCookies(returnTo ?? `/${args.locale}`, answer.setCookies, {
+        document: returnTo !== undefined,
+      });
+    }
+    case "error":
+      return data(
+        { notice: "notice.somethingWentWrong" as const, values },
+        { status: result.status >= 400 ? result.status : 502, headers },
+      );
+  }
+}
+
+/**
+ * The password method's body in the SDK's shape: traits nested, the e-mail trimmed and
+ * lowercased as the user saw it, and nothing of the portal's own fields.
+ */
+export function toRegistrationBody(
+  fields: Record<string, unknown>,
+  email: string,
+): UpdateRegistrationFlowBody | undefined {
+  if (stringField(fields, "method") !== "password") return undefined;
+  const traits = isRecord(fields.traits) ? { ...fields.traits, email } : { email };
+  return {
+    method: "password",
+    password: stringField(fields, "password") ?? "",
+    traits,
+    csrf_token: stringField(fields, "csrf_token"),
+  };
+}

@@ -1,0 +1,34 @@
+import { Link } from "react-router";
+import { useTranslator } from "../i18n/translator-context.tsx";
+
+export function SiteHeader(props: { ssoPortalUrl: string }) {
+  const { t, locale } = useTranslator();
+  return (
+    <header className="border-b border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
+      <div className="mx-auto flex max-w-5xl items-center justify-between gap-4 px-4 py-3">
+        <Link to={`/${locale}`} className="flex items-center gap-2 font-semibold">
+          <Logo />
+          <span>{t("brand.name")}</span>
+        </Link>
+        <a
+          href={`${props.ssoPortalUrl}/agency-selection`}
+          className="rounded-md border border-slate-300 px-3 py-2 text-sm font-medium hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800"
+        >
+          {t("layout.backToPortal")}
+        </a>
+      </div>
+    </header>
+  );
+}
+
+function Logo() {
+  return (
+    <svg aria-hidden="true" viewBox="0 0 32 32" className="size-8">
+      <rect width="32" height="32" rx="8" className="fill-blue-700 dark:fill-blue-300" />
+      <path
+        d="M16 6l8 3v6c0 5.2-3.4 9.4-8 11-4.6-1.6-8-5.8-8-11V9l8-3z"
+        className="fill-white dark:fill-slate-900"
+      />
+    </svg>
+  );
+}

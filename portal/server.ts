@@ -1,0 +1,158 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { fileURLToPath } from "node:url";
+import { createRequestHandler } from "@react-router/express";
+import compression from "compression";
+import express from "express";
+import type { NextFunction, Request, Response } from "express";
+import helmet from "helmet";
+import { createProxyMiddleware } from "http-proxy-middleware";
+import { pino } from "pino";
+import type { RouterContextProvider, ServerBuild } from "react-router";
+import { getConfig } from "./app/config.server.ts";
+import type { RequestInfo } from "./app/http/request-context.ts";
+
+// Read and validated once: a bad variable stops start-up with its name in the message.
+const config = getConfig();
+const log = pino({ level: config.logLevel, base: { service: "portal" } });
+
+interface RequestMeta {
+  nonce: string;
+  correlationId: string;
+}
+
+type LoadContextFactory = (info: RequestInfo) => RouterContextProvider;
+
+const build = await loadBuild();
+const createLoadContext = loadContextFactory(build);
+
+/** Per-response values the later middleware (helmet, the proxy, React Router) read back. */
+const requestMeta = new WeakMap<ServerResponse, RequestMeta>();
+
+const app = express();
+app.disable("x-powered-by");
+// Behind a proxy on this machine, X-Forwarded-For names the browser; from anywhere else it is ignored.
+app.set("trust proxy", "loopback");
+
+app.use((req: Request, res: Response, next: NextFunction) => {
+  const incoming = req.get("x-correlation-id");
+  const meta: RequestMeta = {
+    correlationId: incoming && /^[\w.:-]{1,128}$/.test(incoming) ? incoming : randomUUID(),
+    nonce: randomBytes(16).toString("base64"),
+  };
+  requestMeta.set(res, meta);
+  res.setHeader("x-correlation-id", meta.correlationId);
+  const started = performance.now();
+  res.on("finish", () => {
+    log.info({
+      correlationId: meta.correlationId,
+      method: req.method,
+      path: req.path,
+      status: res.statusCode,
+      ms: Math.round(performance.now() - started),
+    });
+  });
+  next();
+});
+
+// The browser reaches the identity service only through this passthrough (cookies both ways).
+app.use(
+  "/api/kratos",
+  createProxyMiddleware<IncomingMessage, ServerResponse>({
+    target: config.identityPublicUrl,
+    changeOrigin: true,
+    xfwd: true,
+    on: {
+      proxyReq: (proxyReq, _req, res) => {
+        const meta = requestMeta.get(res);
+        if (meta) proxyReq.setHeader("x-correlation-id", meta.correlationId);
+      },
+    },
+  }),
+);
+
+const formTargets = ["'self'", new URL(config.ssoPortalUrl).origin];
+app.use(
+  helmet({
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: [
+          "'self'",
+          (_req: IncomingMessage, res: ServerResponse) =>
+            `'nonce-${requestMeta.get(res)?.nonce ?? ""}'`,
+        ],
+        // sonner injects its stylesheet at run time; styles cannot run script, scripts stay nonce-bound.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", "data:"],
+        fontSrc: ["'self'"],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        // No-JS form posts end in redirects to the SSO portal, which form-action also governs.
+        formAction: formTargets,
+        frameAncestors: ["'none'"],
+      },
+    },
+    strictTransportSecurity: config.publicUrl.startsWith("https:"),
+  }),
+);
+app.use(compression());
+
+const clientDir = fileURLToPath(new URL("./build/client", import.meta.url));
+app.use("/assets", express.static(`${clientDir}/assets`, { immutable: true, maxAge: "1y" }));
+app.use(express.static(clientDir, { maxAge: "1h", index: false }));
+app.get("/favicon.ico", (_req, res) => res.redirect(301, "/favicon.svg"));
+
+app.use(
+  createRequestHandler({
+    build,
+    mode: process.env.NODE_ENV,
+    getLoadContext: (req, res) =>
+      createLoadContext({
+        nonce: requestMeta.get(res)?.nonce ?? "",
+        forwardedFor: req.ip,
+        correlationId: requestMeta.get(res)?.correlationId,
+      }),
+  }),
+);
+
+const server = app.listen(config.port, config.host, () => {
+  log.info(`portal listening on http://${config.host}:${config.port} (public ${config.publicUrl})`);
+});
+
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => {
+    server.close(() => process.exit(0));
+  });
+}
+
+async function loadBuild(): Promise<ServerBuild> {
+  const buildModule: unknown = await import(
+    new URL("./build/server/index.js", import.meta.url).href
+  );
+  if (!isServerBuild(buildModule)) {
+    throw new Error(
+      "build/server/index.js is not a React Router build; run `npm run build -w portal`",
+    );
+  }
+  return buildModule;
+}
+
+function isServerBuild(value: unknown): value is ServerBuild {
+  return typeof value === "object" && value !== null && "routes" in value && "entry" in value;
+}
+
+/** entry.server re-exports the context factory so both sides share one context key. */
+function loadContextFactory(serverBuild: ServerBuild): LoadContextFactory {
+  const entryModule: object = serverBuild.entry.module;
+  if (!hasLoadContextFactory(entryModule)) {
+    throw new Error("entry.server does not export createLoadContext");
+  }
+  return entryModule.createLoadContext;
+}
+
+function hasLoadContextFactory(value: object): value is { createLoadContext: LoadContextFactory } {
+  return "createLoadContext" in value && typeof value.createLoadContext === "function";
+}
