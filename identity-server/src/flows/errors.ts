@@ -46,29 +46,20 @@ export async function forwardError(
   return reply.redirect(`${ctx.config.uiBaseUrl}/error?id=${id}`, 303);
 }
 
-const stub500 = [
-  {
-    code: 500,
-    status: "Internal Server Error",
-    reason: "This is a stub error.",
-    message: "An internal server error occurred, please contact the system administrator",
-  },
-];
-
 export function registerErrorRoutes(app: FastifyInstance, ctx: ServerContext): void {
   app.get("/self-service/errors", async (request, reply) => {
     const query = request.query as Record<string, string | undefined>;
     const id = query.error || query.id || "";
-    const now = ctx.now();
     if (id === "stub:500") {
+      // A canned error for building error pages; Kratos leaves its timestamps zero.
       return reply.send({
         id: randomUUID(),
-        error: stub500,
-        created_at: now.toISOString(),
-        updated_at: now.toISOString(),
+        error: new HerodotError(500, { reason: "This is a stub error." }).body(),
+        created_at: "0001-01-01T00:00:00Z",
+        updated_at: "0001-01-01T00:00:00Z",
       });
     }
-    const stored = isUuid(id) ? await readError(ctx.db, id.toLowerCase(), now) : undefined;
+    const stored = isUuid(id) ? await readError(ctx.db, id.toLowerCase(), ctx.now()) : undefined;
     if (!stored) return sendError(reply, notFoundRow());
     return reply.send({
       id: stored.id,
