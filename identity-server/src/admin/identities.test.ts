@@ -108,6 +108,32 @@ describe("admin identities API", () => {
     expect(unknown.body).toMatchObject({ error: { message: 'json: unknown field "nickname"' } });
   });
 
+  it("creates inactive identities that cannot sign in (4010011)", async () => {
+    await ts.admin().createIdentity({
+      createIdentityBody: {
+        schema_id: "default",
+        state: "inactive",
+        traits: { email: "disabled@example.com" },
+        credentials: { password: { config: { password: strongPassword } } },
+      },
+    });
+    const api = ts.native();
+    const flow = await api.createNativeLoginFlow();
+    const response = await call(`${ts.publicUrl}/self-service/login?flow=${flow.id}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        method: "password",
+        identifier: "disabled@example.com",
+        password: strongPassword,
+      }),
+    });
+    expect(response.status).toBe(400);
+    expect(
+      (response.body as { ui: { messages: { id: number }[] } }).ui.messages.map((m) => m.id),
+    ).toEqual([4010011]);
+  });
+
   it("answers 404 like Kratos for an unknown id", async () => {
     const response = await call(
       `${ts.adminUrl}/admin/identities/5f6c5a1e-0000-4000-8000-000000000000`,
