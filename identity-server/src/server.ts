@@ -11,6 +11,7 @@ import { registerRegistrationRoutes } from "./flows/registration.ts";
 import { registerHealthRoutes } from "./health.ts";
 import { cookieSettings } from "./http/cookies.ts";
 import { createFastify } from "./http/fastify-setup.ts";
+import { registerCsrfCookieHook } from "./http/csrf-cookie-hook.ts";
 import { IdentitySchema } from "./identity/identity-schema.ts";
 import { registerSchemaRoutes } from "./identity/schema-routes.ts";
 import { loadOrCreateSecret } from "./secret.ts";
@@ -59,6 +60,7 @@ export async function startIdentityServer(
   };
 
   const publicApp = await createFastify(logger.child({ listener: "public" }));
+  registerCsrfCookieHook(publicApp, ctx.cookies);
   registerHealthRoutes(publicApp, ctx);
   registerSchemaRoutes(publicApp, ctx);
   registerLoginRoutes(publicApp, ctx);

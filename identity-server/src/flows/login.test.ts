@@ -199,6 +199,8 @@ describe("login flow", () => {
     const stranger = await call(`${ts.publicUrl}/self-service/login/flows?id=${flow.id}`);
     expect(stranger.status).toBe(403);
     expect(stranger.body).toMatchObject({ error: { id: "security_csrf_violation" } });
+    // Like Kratos' middleware, a browser without the anti-CSRF cookie is handed one.
+    expect(stranger.headers.getSetCookie().join()).toMatch(/^csrf_token_[0-9a-f]{64}=/);
   });
 
   it("redirects HTML form posts: 303 to the UI on errors and to return_to on success", async () => {

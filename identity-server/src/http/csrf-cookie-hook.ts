@@ -1,0 +1,24 @@
+import type { FastifyInstance } from "fastify";
+import type { CookieSettings } from "./cookies.ts";
+import { csrfSecret } from "./csrf.ts";
+
+// Routes Kratos exempts from its anti-CSRF middleware: API flows, submit endpoints (the strategies
+// check the token themselves), session endpoints and health checks.
+const ignored = [
+  /^\/self-service\/(login|registration|settings|recovery|verification)(\/api)?$/,
+  /^\/self-service\/logout\/api$/,
+  /^\/sessions(\/.*)?$/,
+  /^\/health\//,
+];
+
+/**
+ * Like Kratos' nosurf middleware, every other public request leaves with an anti-CSRF cookie:
+ * browsers that arrive without one get a fresh secret.
+ */
+export function registerCsrfCookieHook(app: FastifyInstance, settings: CookieSettings): void {
+  app.addHook("onRequest", async (request, reply) => {
+    const path = request.url.split("?")[0] ?? "";
+    if (ignored.some((pattern) => pattern.test(path))) return;
+    csrfSecret(request, reply, settings);
+  });
+}
