@@ -8,6 +8,7 @@ export {
   LoginFlowFromJSON,
   RegistrationFlowFromJSON,
   SessionFromJSON,
+  UiNodeFromJSON,
 } from "@ory/client-fetch";
 export type {
   ContinueWith,

@@ -1,6 +1,7 @@
 import type { UiNode } from "@portal/client";
 import type { FormEvent, ReactNode, Ref } from "react";
 import { Form, useNavigation } from "react-router";
+import { ErrorSummary } from "./error-summary.tsx";
 import { FlowNode, nodeKey } from "./flow-node.tsx";
 import { isSubmitNode } from "./node-guards.ts";
 import type { NodeRenderOptions } from "./node-render-options.ts";
@@ -17,6 +18,7 @@ export function FlowForm({
   beforeSubmit,
   formRef,
   onSubmit,
+  showErrorSummary = false,
 }: {
   flowId: string;
   nodes: readonly UiNode[];
@@ -25,27 +27,32 @@ export function FlowForm({
   beforeSubmit?: ReactNode;
   formRef?: Ref<HTMLFormElement>;
   onSubmit?: (event: FormEvent<HTMLFormElement>) => void;
+  /** Once the user has submitted, list the field errors in one announced summary. */
+  showErrorSummary?: boolean;
 }) {
   const navigation = useNavigation();
   const submitting = navigation.state === "submitting";
   const nodeOptions = { ...options, submitting };
   const firstSubmit = nodes.findIndex(isSubmitNode);
   return (
-    <Form
-      // A new flow (new CSRF token, new fields) must not inherit the old one's DOM state.
-      key={flowId}
-      method="post"
-      noValidate
-      ref={formRef}
-      onSubmit={onSubmit}
-    >
-      {nodes.map((node, index) => (
-        <FlowSlot key={nodeKey(node, index)} before={index === firstSubmit ? beforeSubmit : null}>
-          <FlowNode node={node} options={nodeOptions} />
-        </FlowSlot>
-      ))}
-      {firstSubmit < 0 && beforeSubmit}
-    </Form>
+    <>
+      {showErrorSummary && <ErrorSummary nodes={nodes} options={options} />}
+      <Form
+        // A new flow (new CSRF token, new fields) must not inherit the old one's DOM state.
+        key={flowId}
+        method="post"
+        noValidate
+        ref={formRef}
+        onSubmit={onSubmit}
+      >
+        {nodes.map((node, index) => (
+          <FlowSlot key={nodeKey(node, index)} before={index === firstSubmit ? beforeSubmit : null}>
+            <FlowNode node={node} options={nodeOptions} />
+          </FlowSlot>
+        ))}
+        {firstSubmit < 0 && beforeSubmit}
+      </Form>
+    </>
   );
 }
 

@@ -60,7 +60,9 @@ export function NodeField(props: { node: NodeWith<InputAttributes>; options: Nod
           defaultValue={state?.value ?? (isPassword ? undefined : valueAsString(attributes.value))}
           required={attributes.required}
           disabled={attributes.disabled}
-          autoComplete={attributes.autocomplete}
+          autoComplete={
+            attributes.autocomplete ?? (attributes.name === "identifier" ? "username" : undefined)
+          }
           maxLength={attributes.maxlength}
           aria-invalid={hasErrors(messages) ? true : undefined}
           aria-describedby={messages.length > 0 ? messagesId : undefined}

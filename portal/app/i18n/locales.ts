@@ -8,7 +8,11 @@ export function isLocale(value: unknown): value is Locale {
   return locales.some((locale) => locale === value);
 }
 
-/** The locale of a /:lang route (the layout loader has already answered 404 for others). */
+/**
+ * The locale of a /:lang route. Every loader under /:lang calls this, because loaders run in
+ * parallel: a child must not start a login flow for /fr/login while its layout answers 404.
+ */
 export function localeOf(params: { lang?: string }): Locale {
-  return isLocale(params.lang) ? params.lang : defaultLocale;
+  if (!isLocale(params.lang)) throw new Response(null, { status: 404 });
+  return params.lang;
 }

@@ -1,13 +1,13 @@
 import { Link, data } from "react-router";
 import type { Route } from "./+types/home";
 import { setCookieHeaders } from "../http/cookies.server.ts";
-import { isLocale } from "../i18n/locales.ts";
+import { localeOf } from "../i18n/locales.ts";
 import { useTranslator } from "../i18n/translator-context.tsx";
 import { decideHome } from "../session/home-destination.server.ts";
 import { Card } from "../ui/card.tsx";
 
 export async function loader({ request, context, params, url }: Route.LoaderArgs) {
-  const locale = isLocale(params.lang) ? params.lang : "en";
+  const locale = localeOf(params);
   const decision = await decideHome(request, context, locale, url);
   if (decision.kind === "redirect") return decision.response;
   return data({ pending: "aal2" as const }, { headers: setCookieHeaders(decision.setCookies) });

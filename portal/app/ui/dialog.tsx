@@ -20,10 +20,10 @@ export function Dialog(props: {
 
   useEffect(() => {
     const dialog = dialogRef.current;
-    if (dialog && openOnLoad && !dialog.matches(":modal")) {
-      dialog.close();
-      dialog.showModal();
-    }
+    if (!dialog || !openOnLoad || !supportsModal(dialog)) return;
+    // Server-rendered `open` is non-modal; reopen it as a modal to trap focus and dim the page.
+    dialog.close();
+    dialog.showModal();
   }, [dialogRef, openOnLoad]);
 
   const handledClose = useRef(onClose);
@@ -64,4 +64,9 @@ export function Dialog(props: {
       <div className="mt-6">{props.children}</div>
     </dialog>
   );
+}
+
+/** Browsers without showModal (and test DOMs) keep the server's plain open dialog. */
+export function supportsModal(dialog: HTMLDialogElement): boolean {
+  return typeof dialog.showModal === "function";
 }

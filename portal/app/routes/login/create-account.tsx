@@ -1,7 +1,7 @@
 import { useRef } from "react";
 import { Link, useLocation, useNavigate } from "react-router";
 import { useTranslator } from "../../i18n/translator-context.tsx";
-import { Dialog } from "../../ui/dialog.tsx";
+import { Dialog, supportsModal } from "../../ui/dialog.tsx";
 
 export const confirmParam = "confirm";
 export const confirmValue = "create-account";
@@ -29,21 +29,24 @@ export function CreateAccount(props: { openOnLoad: boolean; returnTo: string | n
   };
 
   return (
-    <>
-      <Link
-        to={{ search: openQuery.toString() }}
-        aria-haspopup="dialog"
-        preventScrollReset
-        onClick={(event) => {
-          const dialog = dialogRef.current;
-          if (!dialog) return;
-          event.preventDefault();
-          dialog.showModal();
-        }}
-        className="font-medium text-blue-700 underline underline-offset-4 dark:text-blue-300"
-      >
-        {t("login.createAccount")}
-      </Link>
+    <div className="text-sm">
+      <p>
+        {t("login.noAccount")}{" "}
+        <Link
+          to={{ search: openQuery.toString() }}
+          aria-haspopup="dialog"
+          preventScrollReset
+          onClick={(event) => {
+            const dialog = dialogRef.current;
+            if (!dialog || !supportsModal(dialog)) return;
+            event.preventDefault();
+            dialog.showModal();
+          }}
+          className="font-medium text-blue-700 underline underline-offset-4 dark:text-blue-300"
+        >
+          {t("login.createAccount")}
+        </Link>
+      </p>
       <Dialog
         dialogRef={dialogRef}
         openOnLoad={props.openOnLoad}
@@ -77,6 +80,6 @@ export function CreateAccount(props: { openOnLoad: boolean; returnTo: string | n
           </form>
         </div>
       </Dialog>
-    </>
+    </div>
   );
 }

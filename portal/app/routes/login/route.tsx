@@ -83,6 +83,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
         nodes={flow.ui.nodes}
         formRef={formRef}
         onSubmit={onSubmit}
+        showErrorSummary={actionData !== undefined}
         beforeSubmit={
           mode === "plain" && (
             <Checkbox
@@ -105,13 +106,10 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
             </Link>
           </p>
           <Divider />
-          <p className="text-sm">
-            {t("login.noAccount")}{" "}
-            <CreateAccount
-              openOnLoad={loaderData.confirmCreateAccount}
-              returnTo={flow.return_to ?? null}
-            />
-          </p>
+          <CreateAccount
+            openOnLoad={loaderData.confirmCreateAccount}
+            returnTo={flow.return_to ?? null}
+          />
         </>
       ) : (
         <p className="mt-4 text-sm">

@@ -52,11 +52,13 @@ export default function Registration({ loaderData, actionData }: Route.Component
     actionData && "values" in actionData ? actionData.values : {};
 
   // Live messages, keyed by the action result they started from so a new result resets them.
-  const [live, setLive] = useState<{ from: unknown; errors: RegistrationErrors }>({
-    from: actionData,
-    errors: {},
-  });
-  const liveErrors = live.from === actionData ? live.errors : {};
+  const [live, setLive] = useState<{
+    from: unknown;
+    errors: RegistrationErrors;
+    submitted: boolean;
+  }>({ from: actionData, errors: {}, submitted: false });
+  const current = live.from === actionData;
+  const liveErrors = current ? live.errors : {};
 
   const nodes = registrationNodes(flow.ui.nodes);
   const fields: Record<string, FieldState> = {};
@@ -85,7 +87,7 @@ export default function Registration({ loaderData, actionData }: Route.Component
     for (const name of names) {
       if (isRegistrationField(name)) errors[name] = validateField(name, input);
     }
-    setLive({ from: actionData, errors });
+    setLive({ from: actionData, errors, submitted: current && live.submitted });
   };
 
   const onFieldInput = (name: string, element: HTMLInputElement) => {
@@ -99,7 +101,7 @@ export default function Registration({ loaderData, actionData }: Route.Component
     const errors = validateRegistration(currentInput());
     if (Object.keys(errors).length === 0) return;
     event.preventDefault();
-    setLive({ from: actionData, errors });
+    setLive({ from: actionData, errors, submitted: true });
     const firstInvalid = Object.values(fieldNames).find((name) => errors[name]);
     const element = firstInvalid ? event.currentTarget.elements.namedItem(firstInvalid) : null;
     if (element instanceof HTMLInputElement) element.focus();
@@ -126,6 +128,7 @@ export default function Registration({ loaderData, actionData }: Route.Component
         formRef={formRef}
         onSubmit={onSubmit}
         options={{ fields, onFieldInput, onFieldBlur: (name) => revalidate([name]) }}
+        showErrorSummary={actionData !== undefined || (current && live.submitted)}
       />
       <p className="mt-6 text-sm">
         <Link

@@ -1,0 +1,201 @@
+import { LoginFlowFromJSON, RegistrationFlowFromJSON, UiNodeFromJSON } from "@portal/client";
+import type { UiContainer, UiNode } from "@portal/client";
+import { screen, within } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import { renderInPortal } from "../../test/render.tsx";
+import { vendorJson } from "../../test/vendor-flows.ts";
+import { FlowForm } from "./flow-form.tsx";
+import { FlowMessages } from "./flow-messages.tsx";
+import { FlowNode } from "./flow-node.tsx";
+
+function renderFlow(ui: UiContainer, locale: "en" | "es" = "en") {
+  return renderInPortal(
+    () => (
+      <>
+        <FlowMessages messages={ui.messages} errorTitle="Sign-in failed" />
+        <FlowForm flowId="f1" nodes={ui.nodes} />
+      </>
+    ),
+    { locale },
+  );
+}
+
+function nodeList(file: string): UiNode[] {
+  const json = vendorJson(file);
+  return Array.isArray(json) ? json.map((node) => UiNodeFromJSON(node)) : [];
+}
+
+describe("the login form from real flow JSON", () => {
+  it("has a labelled e-mail field, a password field and the method submit button", () => {
+    const flow = LoginFlowFromJSON(vendorJson("elements.login.1fa.password.initial.json"));
+    renderFlow(flow.ui);
+
+    expect(screen.getByLabelText("E-Mail")).toHaveAttribute("name", "identifier");
+    const password = screen.getByLabelText("Password");
+    expect(password).toHaveAttribute("type", "password");
+    expect(password).toHaveAttribute("autocomplete", "current-password");
+    const submit = screen.getByRole("button", { name: "Sign in with password" });
+    expect(submit).toHaveAttribute("type", "submit");
+    expect(submit).toHaveAttribute("name", "method");
+    expect(submit).toHaveAttribute("value", "password");
+  });
+
+  it("carries the CSRF token as a hidden input", () => {
+    const flow = LoginFlowFromJSON(vendorJson("elements.login.1fa.password.initial.json"));
+    const { container } = renderFlow(flow.ui);
+    const csrf = container.querySelector('input[type="hidden"][name="csrf_token"]');
+    expect(csrf).toHaveValue("AAAAAAA/AAAAAA/2+AAAAAAAA==");
+  });
+
+  it("posts to the route's own URL, keeping ?flow=", () => {
+    const flow = LoginFlowFromJSON(vendorJson("elements.login.1fa.password.initial.json"));
+    const { container } = renderFlow(flow.ui);
+    const form = container.querySelector("form");
+    expect(form).toHaveAttribute("method", "post");
+    expect(form?.getAttribute("action")).toBe("/en/login?flow=f1");
+  });
+
+  it("announces wrong credentials (4000006) and keeps the typed identifier", () => {
+    const flow = LoginFlowFromJSON(
+      vendorJson("elements.login.1fa.password.wrong-credentials.json"),
+    );
+    renderFlow(flow.ui);
+
+    const alert = screen.getByRole("alert");
+    expect(within(alert).getByText("Sign-in failed")).toBeInTheDocument();
+    expect(
+      within(alert).getByText(/The provided credentials are invalid, check for spelling mistakes/),
+    ).toHaveAttribute("data-message-id", "4000006");
+    expect(screen.getByLabelText("E-Mail")).toHaveValue("wrong-email@example.org");
+  });
+
+  it("speaks Spanish from the same nodes", () => {
+    const flow = LoginFlowFromJSON(
+      vendorJson("elements.login.1fa.password.wrong-credentials.json"),
+    );
+    renderFlow(flow.ui, "es");
+
+    expect(screen.getByLabelText("Correo electrónico")).toBeInTheDocument();
+    expect(screen.getByLabelText("Contraseña")).toBeInTheDocument();
+    expect(
+      screen.getByRole("button", { name: "Iniciar sesión con contraseña" }),
+    ).toBeInTheDocument();
+    expect(screen.getByRole("alert")).toHaveTextContent("Las credenciales no son válidas.");
+  });
+});
+
+describe("the registration form from real flow JSON", () => {
+  it("renders every kind of input the flow has", () => {
+    const flow = RegistrationFlowFromJSON(
+      vendorJson("elements.registration.password.initial.json"),
+    );
+    renderFlow(flow.ui);
+
+    expect(screen.getByLabelText("E-Mail")).toHaveAttribute("type", "email");
+    expect(screen.getByLabelText("Password")).toHaveAttribute("autocomplete", "new-password");
+    expect(screen.getByRole("checkbox", { name: "Accept the terms of service" })).not.toBeChecked();
+    expect(screen.getByLabelText("Name")).toHaveAttribute("name", "traits.nested.name");
+    expect(screen.getByRole("button", { name: "Sign up" })).toHaveAttribute("value", "password");
+  });
+
+  it("puts missing-field messages on their fields, linked and marked invalid", () => {
+    const flow = RegistrationFlowFromJSON(
+      vendorJson("elements.registration.password.missing-fields.json"),
+    );
+    renderFlow(flow.ui);
+
+    for (const label of ["E-Mail", "Password"]) {
+      const field = screen.getByLabelText(label);
+      expect(field).toHaveAttribute("aria-invalid", "true");
+      expect(field).toHaveAccessibleDescription("This field is required.");
+    }
+    expect(screen.getByLabelText("Name")).not.toHaveAttribute("aria-invalid");
+  });
+
+  it("fills the password-policy message (4000032) from its context", () => {
+    const flow = RegistrationFlowFromJSON(
+      vendorJson("elements.registration.two-step.password-policy-error.json"),
+    );
+    renderFlow(flow.ui);
+
+    expect(screen.getByLabelText("Password")).toHaveAccessibleDescription(
+      "The password must be at least 8 characters long, but got 4.",
+    );
+  });
+});
+
+describe("FlowNode on the Kratos node snapshots", () => {
+  it.each([
+    ["kratos.snapshot.login.password.first-factor.nodes.json", ["ID", "Password"]],
+    ["kratos.snapshot.registration.password.nodes.json", ["Password"]],
+  ])("labels every visible input of %s", (file, labels) => {
+    const nodes = nodeList(file);
+    renderInPortal(() => nodes.map((node, index) => <FlowNode key={index} node={node} />));
+    for (const label of labels) expect(screen.getByLabelText(label)).toBeInTheDocument();
+  });
+
+  it("falls back to the field name for schema traits without a title", () => {
+    const nodes = nodeList("kratos.snapshot.registration.one-step.browser.json");
+    renderInPortal(() => nodes.map((node, index) => <FlowNode key={index} node={node} />));
+    expect(screen.getByLabelText("traits.numby")).toHaveAttribute("type", "number");
+    expect(screen.getByRole("checkbox", { name: "traits.booly" })).toBeInTheDocument();
+  });
+
+  it("renders an image node and skips a text node without text", () => {
+    const image = UiNodeFromJSON(vendorJson("kratos.snapshot.ui-node.img.json"));
+    const text = UiNodeFromJSON(vendorJson("kratos.snapshot.ui-node.text.json"));
+    const { container } = renderInPortal(() => (
+      <>
+        <FlowNode node={image} />
+        <FlowNode node={text} />
+      </>
+    ));
+    expect(container.querySelector("img")).toHaveAttribute("src", "image.jpg");
+    expect(container.querySelector("p")).toBeNull();
+  });
+
+  it("shows a text node's message and never runs script nodes", () => {
+    const text = UiNodeFromJSON({
+      type: "text",
+      group: "default",
+      attributes: {
+        node_type: "text",
+        id: "notice",
+        text: {
+          id: 1010003,
+          text: "Please confirm this action by verifying that it is you.",
+          type: "info",
+        },
+      },
+      messages: [],
+      meta: {},
+    });
+    const script = UiNodeFromJSON({
+      type: "script",
+      group: "webauthn",
+      attributes: {
+        node_type: "script",
+        id: "webauthn_script",
+        src: "https://evil.example/x.js",
+        async: true,
+        referrerpolicy: "no-referrer",
+        crossorigin: "anonymous",
+        integrity: "",
+        nonce: "",
+        type: "text/javascript",
+      },
+      messages: [],
+      meta: {},
+    });
+    const { container } = renderInPortal(() => (
+      <>
+        <FlowNode node={text} />
+        <FlowNode node={script} />
+      </>
+    ));
+    expect(
+      screen.getByText("Please confirm this action by verifying that it is you."),
+    ).toHaveAttribute("data-message-id", "1010003");
+    expect(container.querySelector("script")).toBeNull();
+  });
+});

@@ -1,0 +1,140 @@
+import { LoginFlowFromJSON } from "@portal/client";
+import { screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { renderRoute } from "../../../test/route-stub.tsx";
+import { vendorJson } from "../../../test/vendor-flows.ts";
+import Login from "./route.tsx";
+
+const initial = LoginFlowFromJSON(vendorJson("elements.login.1fa.password.initial.json"));
+
+function renderLogin(
+  data: Partial<{ invalid: boolean; confirmCreateAccount: boolean; refresh: boolean }> = {},
+  url = "/en/login?flow=f1",
+) {
+  const flow = { ...initial, id: "f1", refresh: data.refresh ?? false };
+  return renderRoute({
+    path: "/:lang/login",
+    url,
+    Component: Login,
+    loader: () => ({
+      flow,
+      notice: undefined,
+      invalid: data.invalid ?? false,
+      confirmCreateAccount: data.confirmCreateAccount ?? false,
+    }),
+    action: () => null,
+  });
+}
+
+beforeEach(() => {
+  window.localStorage.clear();
+});
+afterEach(() => {
+  window.localStorage.clear();
+});
+
+describe("the login page", () => {
+  it("is titled 'Sign in' and offers the form, remember-me and the other ways forward", async () => {
+    renderLogin();
+
+    expect(await screen.findByRole("heading", { level: 1, name: "Sign in" })).toBeInTheDocument();
+    expect(screen.getByLabelText("E-Mail")).toBeInTheDocument();
+    expect(screen.getByLabelText("Password")).toBeInTheDocument();
+    expect(screen.getByRole("checkbox", { name: "Remember me" })).not.toBeChecked();
+    expect(screen.getByRole("link", { name: "Forgot password?" })).toHaveAttribute(
+      "href",
+      "/en/recovery",
+    );
+    expect(screen.getByRole("link", { name: "Create account" })).toHaveAttribute(
+      "href",
+      "/en/login?flow=f1&confirm=create-account",
+    );
+  });
+
+  it("says 'Confirm action' for a refresh flow and drops remember-me", async () => {
+    renderLogin({ refresh: true });
+
+    expect(
+      await screen.findByRole("heading", { level: 1, name: "Confirm action" }),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole("checkbox", { name: "Remember me" })).toBeNull();
+    expect(screen.getByRole("link", { name: "Use a different account" })).toHaveAttribute(
+      "href",
+      "/en/logout",
+    );
+  });
+
+  it("shows an error alert when ?invalid is set", async () => {
+    renderLogin({ invalid: true });
+
+    const alert = await screen.findByRole("alert");
+    expect(within(alert).getByText("Sign-in failed")).toBeInTheDocument();
+    expect(within(alert).getByText(/could not be completed/)).toBeInTheDocument();
+  });
+
+  it("renders the create-account question open when the URL asks for it (no JavaScript)", async () => {
+    renderLogin({ confirmCreateAccount: true }, "/en/login?flow=f1&confirm=create-account");
+
+    const dialog = await screen.findByRole("dialog", { name: "Create a new account?" });
+    expect(dialog).toHaveAttribute("open");
+    expect(within(dialog).getByRole("link", { name: "Yes, I have no account" })).toHaveAttribute(
+      "href",
+      "/en/registration",
+    );
+    expect(within(dialog).getByRole("link", { name: "No, I may have one" })).toHaveAttribute(
+      "href",
+      "/en/registration#nodna",
+    );
+  });
+
+  it("opens the question as a modal in place when scripts can", async () => {
+    const user = userEvent.setup();
+    const opened: HTMLDialogElement[] = [];
+    const prototype = HTMLDialogElement.prototype;
+    prototype.showModal = function showModal(this: HTMLDialogElement) {
+      opened.push(this);
+      this.setAttribute("open", "");
+    };
+    try {
+      renderLogin();
+      await user.click(await screen.findByRole("link", { name: "Create account" }));
+
+      expect(opened).toHaveLength(1);
+      expect(screen.getByRole("dialog", { name: "Create a new account?" })).toHaveAttribute("open");
+      expect(screen.queryByText("navigated away")).toBeNull();
+    } finally {
+      Reflect.deleteProperty(prototype, "showModal");
+    }
+  });
+
+  it("remembers the identifier when asked and fills it in next time", async () => {
+    const user = userEvent.setup();
+    const first = renderLogin();
+    await user.type(await screen.findByLabelText("E-Mail"), "jane@example.gov");
+    await user.click(screen.getByRole("checkbox", { name: "Remember me" }));
+    await user.click(screen.getByRole("button", { name: "Sign in with password" }));
+    await waitFor(() => expect(window.localStorage.getItem("rememberMe")).toBe("true"));
+    expect(window.localStorage.getItem("username")).toBe("jane@example.gov");
+    first.unmount();
+
+    renderLogin();
+    await waitFor(() => expect(screen.getByLabelText("E-Mail")).toHaveValue("jane@example.gov"));
+    expect(screen.getByRole("checkbox", { name: "Remember me" })).toBeChecked();
+  });
+
+  it("forgets the identifier when signing in without remember-me", async () => {
+    window.localStorage.setItem("rememberMe", "true");
+    window.localStorage.setItem("username", "old@example.gov");
+    const user = userEvent.setup();
+    renderLogin();
+    const checkbox = await screen.findByRole("checkbox", { name: "Remember me" });
+    await waitFor(() => expect(checkbox).toBeChecked());
+
+    await user.click(checkbox);
+    await user.click(screen.getByRole("button", { name: "Sign in with password" }));
+
+    await waitFor(() => expect(window.localStorage.getItem("rememberMe")).toBeNull());
+    expect(window.localStorage.getItem("username")).toBeNull();
+  });
+});

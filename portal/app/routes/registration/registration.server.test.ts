@@ -1,0 +1,185 @@
+// @vitest-environment node
+import { RouterContextProvider } from "react-router";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { stubIdentity } from "../../../test/identity-stub.ts";
+import { vendorJson } from "../../../test/vendor-flows.ts";
+import { loadRegistration, submitRegistration } from "./registration.server.ts";
+import { messages } from "./validation.ts";
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+function postForm(path: string, fields: Record<string, string>) {
+  const url = new URL(path, "http://localhost:3000");
+  return {
+    request: new Request(url, {
+      method: "POST",
+      body: new URLSearchParams(fields),
+      headers: { cookie: "csrf_token_abc=secret" },
+    }),
+    context: new RouterContextProvider(),
+    locale: "en" as const,
+    url,
+  };
+}
+
+const valid = {
+  csrf_token: "token",
+  "traits.email": " Jane.Doe@Example.gov ",
+  confirm_email: "jane.doe@example.gov",
+  password: "Correct-Horse-7",
+  confirm_password: "Correct-Horse-7",
+  method: "password",
+};
+
+describe("the registration action without JavaScript", () => {
+  it("answers invalid input with every message on its field and the e-mails kept", async () => {
+    const { calls } = stubIdentity({});
+
+    const result = await submitRegistration(
+      postForm("/en/registration?flow=f1", {
+        ...valid,
+        "traits.email": "Jane@",
+        confirm_email: "JANE@other.gov",
+        password: "weak",
+        confirm_password: "different",
+      }),
+    );
+
+    expect(calls).toHaveLength(0);
+    if (result instanceof Response || !("fieldErrors" in result.data)) throw new Error("no errors");
+    expect(result.init?.status).toBe(400);
+    expect(result.data.fieldErrors).toEqual({
+      "traits.email": [messages.invalidEmail],
+      confirm_email: [messages.emailsMustMatch],
+      password: [messages.passwordStrength],
+      confirm_password: [messages.passwordsMustMatch],
+    });
+    expect(result.data.values).toEqual({
+      "traits.email": "jane@",
+      confirm_email: "jane@other.gov",
+    });
+  });
+
+  it("requires every field", async () => {
+    stubIdentity({});
+
+    const result = await submitRegistration(
+      postForm("/en/registration?flow=f1", { csrf_token: "t", method: "password" }),
+    );
+
+    if (result instanceof Response || !("fieldErrors" in result.data)) throw new Error("no errors");
+    expect(Object.values(result.data.fieldErrors)).toEqual([
+      [messages.required],
+      [messages.required],
+      [messages.required],
+      [messages.required],
+    ]);
+  });
+});
+
+describe("the registration action, submitting", () => {
+  it("sends nested, trimmed, lowercased traits and the password, never the confirm fields", async () => {
+    const { calls } = stubIdentity({
+      "POST /self-service/registration": {
+        status: 200,
+        body: {
+          identity: { id: "i1" },
+          continue_with: [
+            { action: "redirect_browser_to", redirect_browser_to: "http://localhost:3000/" },
+          ],
+        },
+        setCookies: ["ory_kratos_session=s; Path=/; HttpOnly"],
+      },
+    });
+
+    const response = await submitRegistration(postForm("/en/registration?flow=f1", valid));
+
+    expect(calls[0]?.url.searchParams.get("flow")).toBe("f1");
+    expect(calls[0]?.headers.get("cookie")).toBe("csrf_token_abc=secret");
+    expect(calls[0]?.body).toEqual({
+      method: "password",
+      password: "Correct-Horse-7",
+      traits: { email: "jane.doe@example.gov" },
+      csrf_token: "token",
+    });
+    expect(response).toBeInstanceOf(Response);
+    if (!(response instanceof Response)) return;
+    expect(response.headers.get("location")).toBe("http://localhost:3000/");
+    expect(response.headers.getSetCookie()).toEqual(["ory_kratos_session=s; Path=/; HttpOnly"]);
+  });
+
+  it("goes to verification first when continue_with asks for it", async () => {
+    stubIdentity({
+      "POST /self-service/registration": {
+        status: 200,
+        body: {
+          continue_with: [
+            { action: "redirect_browser_to", redirect_browser_to: "http://localhost:3000/" },
+            { action: "show_verification_ui", flow: { id: "v1", verifiable_address: "x" } },
+          ],
+        },
+      },
+    });
+
+    const response = await submitRegistration(postForm("/en/registration?flow=f1", valid));
+
+    expect(response instanceof Response && response.headers.get("location")).toBe(
+      "/en/verification?flow=v1",
+    );
+  });
+
+  it("shows the identity service's own messages, e.g. a duplicate account (4000007)", async () => {
+    const flow = vendorJson("elements.registration.password.initial.json") as {
+      ui: { nodes: Array<{ attributes: { name: string }; messages: unknown[] }> };
+    };
+    const emailNode = flow.ui.nodes.find((node) => node.attributes.name === "traits.email");
+    emailNode?.messages.push({
+      id: 4000007,
+      text: "An account with the same identifier (email, phone, username, ...) exists already.",
+      type: "error",
+    });
+    stubIdentity({ "POST /self-service/registration": { status: 400, body: flow } });
+
+    const result = await submitRegistration(postForm("/en/registration?flow=f1", valid));
+
+    if (result instanceof Response || !("flow" in result.data)) throw new Error("no flow");
+    expect(result.init?.status).toBe(400);
+    const node = result.data.flow.ui.nodes.find(
+      (candidate) => "name" in candidate.attributes && candidate.attributes.name === "traits.email",
+    );
+    expect(node?.messages[0]?.id).toBe(4000007);
+    expect(result.data.values.confirm_email).toBe("jane.doe@example.gov");
+  });
+});
+
+describe("the registration loader", () => {
+  it("creates a flow when there is none and redirects to it", async () => {
+    const { calls } = stubIdentity({
+      "GET /self-service/registration/browser": {
+        status: 200,
+        body: {
+          ...(vendorJson("elements.registration.password.initial.json") as object),
+          id: "r1",
+        },
+        setCookies: ["csrf_token_abc=fresh; Path=/"],
+      },
+    });
+    const url = new URL(
+      "http://localhost:3000/en/registration?return_to=http%3A%2F%2Flocalhost%3A4000%2F",
+    );
+
+    const response = await loadRegistration({
+      request: new Request(url),
+      context: new RouterContextProvider(),
+      locale: "en",
+      url,
+    });
+
+    expect(calls[0]?.url.searchParams.get("return_to")).toBe("http://localhost:4000/");
+    expect(response instanceof Response && response.headers.get("location")).toBe(
+      "/en/registration?return_to=http%3A%2F%2Flocalhost%3A4000%2F&flow=r1",
+    );
+  });
+});

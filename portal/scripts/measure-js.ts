@@ -1,0 +1,103 @@
+/**
+ * Sums the gzip (level 9) size of every JavaScript file /en/login references: the module
+ * preloads and module scripts of its server-rendered HTML. Builds nothing.
+ *
+ *   npx node portal/scripts/measure-js.ts http://localhost:3000/en/login   # from a running portal
+ *   npx node portal/scripts/measure-js.ts                                 # from the build manifest
+ */
+import { readFileSync, readdirSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+
+const clientDir = fileURLToPath(new URL("../build/client", import.meta.url));
+const budgetKiB = 120;
+
+/** Route ids the /en/login page is made of. */
+const loginRouteIds = ["root", "routes/locale-layout", "routes/login/route"];
+
+const target = process.argv[2];
+const files = target ? await filesFromPage(target) : filesFromManifest();
+
+let total = 0;
+for (const file of [...files].sort()) {
+  const size = gzipSync(readFileSync(`${clientDir}${file}`), { level: 9 }).length;
+  total += size;
+  console.log(`${(size / 1024).toFixed(1).padStart(7)} KiB  ${file}`);
+}
+console.log(
+  `${(total / 1024).toFixed(1).padStart(7)} KiB  total gzip (level 9) for ${files.size} files`,
+);
+console.log(
+  total / 1024 <= budgetKiB
+    ? `within the ${budgetKiB} KiB budget`
+    : `OVER the ${budgetKiB} KiB budget`,
+);
+if (total / 1024 > budgetKiB) process.exitCode = 1;
+
+/** Fetch the page like a browser would (cookies kept across the flow-creating redirect). */
+async function filesFromPage(url: string): Promise<Set<string>> {
+  const cookies = new Map<string, string>();
+  let location = url;
+  for (let hop = 0; hop < 10; hop++) {
+    const response = await fetch(location, {
+      redirect: "manual",
+      headers: { cookie: [...cookies].map(([name, value]) => `${name}=${value}`).join("; ") },
+    });
+    for (const cookie of response.headers.getSetCookie()) {
+      const [pair = ""] = cookie.split(";");
+      const separator = pair.indexOf("=");
+      cookies.set(pair.slice(0, separator), pair.slice(separator + 1));
+    }
+    const next = response.headers.get("location");
+    if (response.status >= 300 && response.status < 400 && next) {
+      location = new URL(next, location).href;
+      continue;
+    }
+    if (!response.ok) throw new Error(`${location} answered ${response.status}`);
+    return scriptsOf(await response.text());
+  }
+  throw new Error(`${url} redirected too often`);
+}
+
+function scriptsOf(html: string): Set<string> {
+  const files = new Set<string>();
+  const patterns = [
+    /<link[^>]+rel="modulepreload"[^>]+href="([^"]+\.js)"/g,
+    /<script[^>]+type="module"[^>]+src="([^"]+\.js)"/g,
+    /import[^"'()]*["'](\/assets\/[^"']+\.js)["']/g,
+  ];
+  for (const pattern of patterns) {
+    for (const match of html.matchAll(pattern)) if (match[1]) files.add(match[1]);
+  }
+  return files;
+}
+
+/** Without a running portal: React Router's browser manifest names each route's module and imports. */
+function filesFromManifest(): Set<string> {
+  const manifestFile = readdirSync(`${clientDir}/assets`).find((name) =>
+    /^manifest-.*\.js$/.test(name),
+  );
+  if (!manifestFile)
+    throw new Error("no build/client/assets/manifest-*.js; run `npm run build -w portal`");
+  const source = readFileSync(`${clientDir}/assets/${manifestFile}`, "utf8");
+  const manifest: unknown = JSON.parse(source.slice(source.indexOf("=") + 1).replace(/;\s*$/, ""));
+  const files = new Set<string>();
+  const add = (entry: unknown) => {
+    if (!isModuleEntry(entry)) throw new Error("unexpected manifest shape");
+    files.add(entry.module);
+    for (const imported of entry.imports ?? []) files.add(imported);
+  };
+  if (!isRecord(manifest) || !isRecord(manifest.routes))
+    throw new Error("unexpected manifest shape");
+  add(manifest.entry);
+  for (const id of loginRouteIds) add(manifest.routes[id]);
+  return files;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null;
+}
+
+function isModuleEntry(value: unknown): value is { module: string; imports?: string[] } {
+  return isRecord(value) && typeof value.module === "string";
+}
