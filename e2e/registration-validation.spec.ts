@@ -1,0 +1,124 @@
+import { expect, test, type Page } from "@playwright/test";
+import { createPerson, strongPassword, uniqueEmail } from "./support.ts";
+
+const messages = {
+  required: "This field is required.",
+  invalidEmail: "Email must be a valid email.",
+  emailsMustMatch: "Emails must match.",
+  strength:
+    "Password must contain at least 12 characters, 1 uppercase, 1 lowercase, 1 number and 1 special character.",
+  passwordsMustMatch: "Passwords must match.",
+};
+
+type Fields = { email: string; confirmEmail: string; password: string; confirmPassword: string };
+
+async function fill(page: Page, fields: Fields): Promise<void> {
+  await page.getByLabel("E-Mail", { exact: true }).fill(fields.email);
+  await page.getByLabel("Confirm E-Mail").fill(fields.confirmEmail);
+  await page.getByLabel("Password", { exact: true }).fill(fields.password);
+  await page.getByLabel("Confirm password").fill(fields.confirmPassword);
+}
+
+/** The field's accessible description is where its error is announced. */
+async function expectFieldError(page: Page, label: string, text: string): Promise<void> {
+  const field = page.getByLabel(label, { exact: true });
+  await expect(field).toHaveAttribute("aria-invalid", "true");
+  await expect(field).toHaveAccessibleDescription(
+    new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")),
+  );
+}
+
+for (const javaScriptEnabled of [true, false]) {
+  test.describe(`registration rules with JavaScript ${javaScriptEnabled ? "on" : "off"}`, () => {
+    test.use({ javaScriptEnabled });
+
+    test.beforeEach(async ({ page }) => {
+      await page.goto("/en/registration");
+    });
+
+    test("empty fields are required", async ({ page }) => {
+      await page.getByRole("button", { name: "Sign up" }).click();
+      for (const label of ["E-Mail", "Confirm E-Mail", "Password", "Confirm password"]) {
+        await expectFieldError(page, label, messages.required);
+      }
+    });
+
+    test("a malformed e-mail, a mismatch and a weak password are each explained", async ({
+      page,
+    }) => {
+      await fill(page, {
+        email: `someone@${"a".repeat(64)}.org`,
+        confirmEmail: "other@example.org",
+        password: "short",
+        confirmPassword: "different",
+      });
+      await page.getByRole("button", { name: "Sign up" }).click();
+      await expectFieldError(page, "E-Mail", messages.invalidEmail);
+      await expectFieldError(page, "Confirm E-Mail", messages.emailsMustMatch);
+      await expectFieldError(page, "Password", messages.strength);
+      await expectFieldError(page, "Confirm password", messages.passwordsMustMatch);
+    });
+
+    test("the e-mail match ignores case and surrounding spaces", async ({ page }) => {
+      const email = uniqueEmail("case");
+      await fill(page, {
+        email: `  ${email} `,
+        confirmEmail: email.toUpperCase(),
+        password: strongPassword,
+        confirmPassword: "mismatch",
+      });
+      await page.getByRole("button", { name: "Sign up" }).click();
+      await expectFieldError(page, "Confirm password", messages.passwordsMustMatch);
+      await expect(page.getByLabel("Confirm E-Mail")).not.toHaveAttribute("aria-invalid", "true");
+    });
+
+    test("an address that already has an account is refused by the identity service", async ({
+      page,
+    }) => {
+      const email = uniqueEmail("taken");
+      await createPerson(email);
+      await fill(page, {
+        email,
+        confirmEmail: email,
+        password: strongPassword,
+        confirmPassword: strongPassword,
+      });
+      await page.getByRole("button", { name: "Sign up" }).click();
+      await expect(page.getByText(/already exists|exists already/)).toBeVisible();
+    });
+
+    test("a commonly used password is refused by the identity service", async ({ page }) => {
+      const email = uniqueEmail("breached");
+      const common = "Password123!";
+      await fill(page, { email, confirmEmail: email, password: common, confirmPassword: common });
+      await page.getByRole("button", { name: "Sign up" }).click();
+      await expect(page.getByText(/data breach/)).toBeVisible();
+    });
+  });
+}
+
+test("messages appear live as the person types, and e-mails are lowercased", async ({ page }) => {
+  await page.goto("/en/registration");
+  const email = page.getByLabel("E-Mail", { exact: true });
+  await email.pressSequentially("Someone@Example");
+  await expect(email).toHaveValue("someone@example");
+  await email.blur();
+  await expectFieldError(page, "E-Mail", messages.invalidEmail);
+  await email.pressSequentially(".org");
+  await expect(email).not.toHaveAttribute("aria-invalid", "true");
+
+  const password = page.getByLabel("Password", { exact: true });
+  await password.pressSequentially("abc");
+  await expectFieldError(page, "Password", messages.strength);
+});
+
+test("the password can be shown and hidden", async ({ page }) => {
+  await page.goto("/en/registration");
+  const password = page.getByLabel("Password", { exact: true });
+  await expect(password).toHaveAttribute("type", "password");
+  await expect(password).toHaveAttribute("autocomplete", "new-password");
+  const toggle = page.getByRole("button", { name: "Show Password", exact: true });
+  await toggle.click();
+  await expect(password).toHaveAttribute("type", "text");
+  await expect(toggle).toHaveAttribute("aria-pressed", "true");
+});

@@ -1,0 +1,91 @@
+import { expect, test, type Page } from "@playwright/test";
+import { demoUrl } from "./playwright.config.ts";
+import { createPerson, strongPassword, uniqueEmail } from "./support.ts";
+
+async function signUp(page: Page, email: string, password = strongPassword): Promise<void> {
+  await page.goto("/en/registration");
+  await expect(page.getByRole("heading", { level: 1, name: "Create your account" })).toBeVisible();
+  await page.getByLabel("E-Mail", { exact: true }).fill(email);
+  await page.getByLabel("Confirm E-Mail").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByLabel("Confirm password").fill(password);
+  await page.getByRole("button", { name: "Sign up" }).click();
+}
+
+async function signIn(page: Page, email: string, password: string): Promise<void> {
+  await expect(page.getByRole("heading", { level: 1, name: "Sign in" })).toBeVisible();
+  await page.getByLabel("E-Mail").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in with password" }).click();
+}
+
+async function expectAgencySelection(page: Page, email: string): Promise<void> {
+  await expect(page).toHaveURL(`${demoUrl}/agency-selection`);
+  await expect(page.getByRole("heading", { level: 1, name: "Select your agency" })).toBeVisible();
+  await expect(page.getByTestId("signed-in-email")).toHaveText(email);
+}
+
+for (const javaScriptEnabled of [true, false]) {
+  test.describe(`with JavaScript ${javaScriptEnabled ? "on" : "off"}`, () => {
+    test.use({ javaScriptEnabled });
+
+    test("sign up, land on agency selection, sign out, sign in again", async ({ page }) => {
+      const email = uniqueEmail(javaScriptEnabled ? "signup-js" : "signup-nojs");
+      await signUp(page, email);
+      await expectAgencySelection(page, email);
+
+      await page.getByRole("link", { name: "Sign out" }).click();
+      await expect(page).toHaveURL(/\/en\/login\?flow=/);
+      await page.goto(`${demoUrl}/agency-selection`);
+      await expect(page.getByText("You are not signed in.")).toBeVisible();
+
+      await page.goto("/en/login");
+      await signIn(page, email, strongPassword);
+      await expectAgencySelection(page, email);
+    });
+
+    test("a wrong password shows the credentials message and keeps the e-mail", async ({
+      page,
+    }) => {
+      const email = uniqueEmail("wrong-password");
+      await createPerson(email);
+      await page.goto("/en/login");
+      await signIn(page, email, "Not-The-Password-1");
+      await expect(page.getByRole("alert")).toContainText(
+        "The provided credentials are invalid, check for spelling mistakes in your password or username, email address, or phone number.",
+      );
+      await expect(page.getByLabel("E-Mail")).toHaveValue(email);
+      await expect(page.getByLabel("Password")).toHaveValue("");
+    });
+  });
+}
+
+test("remember me pre-fills the e-mail on the next visit", async ({ page }) => {
+  const email = uniqueEmail("remember");
+  await createPerson(email);
+  await page.goto("/en/login");
+  await page.getByLabel("Remember me").check();
+  await signIn(page, email, strongPassword);
+  await expectAgencySelection(page, email);
+  await page.getByRole("link", { name: "Sign out" }).click();
+  await expect(page.getByLabel("E-Mail")).toHaveValue(email);
+  await expect(page.getByLabel("Remember me")).toBeChecked();
+});
+
+test("'create account' asks first; No warns about an existing account", async ({ page }) => {
+  await page.goto("/en/login");
+  await page
+    .getByRole("link", { name: "Create account" })
+    .or(page.getByRole("button", { name: "Create account" }))
+    .click();
+  const dialog = page.getByRole("dialog", { name: "Create a new account?" });
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole("link", { name: "No, I may have one" }).click();
+  await expect(page).toHaveURL(/\/en\/registration.*#nodna$/);
+  await expect(
+    page
+      .getByRole("alert")
+      .or(page.getByRole("status"))
+      .filter({ hasText: "You may already have an account." }),
+  ).toBeVisible();
+});

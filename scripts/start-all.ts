@@ -1,0 +1,133 @@
+// `npm start`: runs the embedded identity server, the portal and the demo agency product together,
+// wires their URLs to each other, waits until each one accepts connections and prints where they are.
+import { spawn, type ChildProcess } from "node:child_process";
+import { connect } from "node:net";
+import { fileURLToPath } from "node:url";
+
+const env = process.env;
+const root = fileURLToPath(new URL("..", import.meta.url));
+const startedAt = performance.now();
+
+const portalPort = env.PORTAL_PORT ?? "3000";
+const demoPort = env.DEMO_PORT ?? "4000";
+const identityPublicPort = env.IDENTITY_PUBLIC_PORT ?? "4433";
+const identityAdminPort = env.IDENTITY_ADMIN_PORT ?? "4434";
+const portalUrl = (env.PORTAL_PUBLIC_URL ?? `http://localhost:${portalPort}`).replace(/\/$/, "");
+const demoUrl = (env.DEMO_PUBLIC_URL ?? `http://localhost:${demoPort}`).replace(/\/$/, "");
+// EMBEDDED_IDENTITY=false points the portal at an Ory Kratos given by KRATOS_PUBLIC_URL instead.
+const embedded = (env.EMBEDDED_IDENTITY ?? "true") !== "false";
+const identityUrl = env.KRATOS_PUBLIC_URL ?? `http://127.0.0.1:${identityPublicPort}`;
+
+type Service = { name: string; script: string; cwd: string; port: string; env: Record<string, string> };
+
+const services: Service[] = [
+  {
+    name: "portal",
+    script: "server.ts",
+    cwd: `${root}portal`,
+    port: portalPort,
+    env: {
+      NODE_ENV: "production",
+      PORTAL_PORT: portalPort,
+      PORTAL_PUBLIC_URL: portalUrl,
+      KRATOS_PUBLIC_URL: identityUrl,
+      SSO_PORTAL_URL: demoUrl,
+    },
+  },
+  {
+    name: "demo-portal",
+    script: "src/main.ts",
+    cwd: `${root}demo-portal`,
+    port: demoPort,
+    env: {
+      DEMO_PORT: demoPort,
+      DEMO_PUBLIC_URL: demoUrl,
+      PORTAL_PUBLIC_URL: portalUrl,
+      KRATOS_PUBLIC_URL: identityUrl,
+    },
+  },
+];
+if (embedded) {
+  services.unshift({
+    name: "identity-server",
+    script: "src/main.ts",
+    cwd: `${root}identity-server`,
+    port: identityPublicPort,
+    env: {
+      IDENTITY_PUBLIC_PORT: identityPublicPort,
+      IDENTITY_ADMIN_PORT: identityAdminPort,
+      IDENTITY_DATA_DIR: env.IDENTITY_DATA_DIR ?? `${root}data`,
+      IDENTITY_PUBLIC_BASE_URL: `${portalUrl}/api/kratos`,
+      IDENTITY_UI_BASE_URL: portalUrl,
+      IDENTITY_DEFAULT_RETURN_URL: `${portalUrl}/`,
+      IDENTITY_ALLOWED_RETURN_URLS: `${portalUrl}/,${demoUrl}/`,
+    },
+  });
+}
+
+const children: ChildProcess[] = [];
+let stopping = false;
+
+function stopAll(code: number): void {
+  if (stopping) return;
+  stopping = true;
+  for (const child of children) child.kill("SIGTERM");
+  process.exitCode = code;
+}
+
+function accepting(port: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: "127.0.0.1", port: Number(port) });
+    socket.once("connect", () => {
+      socket.end();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+  });
+}
+
+async function waitUntilAccepting(service: Service, child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (!(await accepting(service.port))) {
+    if (child.exitCode !== null) throw new Error(`${service.name} exited with ${child.exitCode}`);
+    if (Date.now() > deadline) throw new Error(`${service.name} did not listen on ${service.port}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+const ready: Promise<void>[] = [];
+for (const service of services) {
+  // Variables set by the caller win over the wiring above.
+  const childEnv = { ...service.env, ...env };
+  const child = spawn(process.execPath, [service.script], {
+    cwd: service.cwd,
+    env: childEnv,
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  children.push(child);
+  child.once("exit", (code, signal) => {
+    if (!stopping) {
+      console.error(`${service.name} stopped (${signal ?? code}); stopping the others.`);
+      stopAll(code ?? 1);
+    }
+  });
+  ready.push(waitUntilAccepting(service, child));
+}
+
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => stopAll(0));
+
+try {
+  await Promise.all(ready);
+} catch (error) {
+  console.error(error instanceof Error ? error.message : error);
+  stopAll(1);
+}
+if (!stopping) {
+  const seconds = ((performance.now() - startedAt) / 1000).toFixed(1);
+  console.log(`
+Ready in ${seconds} s (Node ${process.version}):
+  sign-in portal           ${portalUrl}/
+  agency product (demo)    ${demoUrl}/
+  identity service         ${embedded ? `${identityUrl} (public), http://127.0.0.1:${identityAdminPort} (admin, loopback only)` : identityUrl}
+Press Ctrl+C to stop.`);
+}
