@@ -1,5 +1,7 @@
 import type { Kysely } from "kysely";
+import type { Logger } from "pino";
 import type { IdentityServerConfig } from "./config/config.ts";
+import type { Courier } from "./courier/courier.ts";
 import type { CookieSettings } from "./http/cookies.ts";
 import type { ReturnToPolicy } from "./http/return-to.ts";
 import type { IdentitySchema } from "./identity/identity-schema.ts";
@@ -12,6 +14,11 @@ export interface ServerContext {
   schema: IdentitySchema;
   cookies: CookieSettings;
   returnToPolicy: ReturnToPolicy;
+  /** The server secret (configured or generated once); one-time codes are stored as HMACs under it. */
+  secret: string;
+  /** Queues e-mails and text messages inside the caller's transaction. */
+  courier: Courier;
+  logger: Logger;
   /** Injectable clock so tests can expire flows without sleeping. */
   now: () => Date;
 }

@@ -1,13 +1,22 @@
 import type { AddressInfo } from "node:net";
 import type { FastifyInstance } from "fastify";
 import { pino, type Logger } from "pino";
+import { registerCourierMessageRoutes } from "./admin/courier-messages.ts";
 import { registerIdentityRoutes } from "./admin/identities.ts";
+import { registerAdminRecoveryRoutes } from "./admin/recovery.ts";
 import type { IdentityServerConfig } from "./config/config.ts";
 import type { ServerContext } from "./context.ts";
+import { Courier } from "./courier/courier.ts";
+import { createMailboxServer } from "./courier/mailbox-server.ts";
+import type { MessageChannel } from "./courier/message.ts";
+import type { Transport } from "./courier/transports/transport.ts";
 import { registerErrorRoutes } from "./flows/errors.ts";
 import { registerLoginRoutes } from "./flows/login.ts";
 import { registerLogoutRoutes } from "./flows/logout.ts";
+import { registerRecoveryRoutes } from "./flows/recovery.ts";
 import { registerRegistrationRoutes } from "./flows/registration.ts";
+import { registerSettingsRoutes } from "./flows/settings.ts";
+import { registerVerificationRoutes } from "./flows/verification.ts";
 import { registerHealthRoutes } from "./health.ts";
 import { cookieSettings } from "./http/cookies.ts";
 import { createFastify } from "./http/fastify-setup.ts";
@@ -21,6 +30,10 @@ import { openDatabase } from "./store/database.ts";
 export interface RunningIdentityServer {
   publicUrl: string;
   adminUrl: string;
+  /** The mailbox page, when the mailbox is enabled. */
+  mailboxUrl: string | undefined;
+  /** The outbox and its dispatcher (tests drive deliveries and await their events). */
+  courier: Courier;
   close(): Promise<void>;
 }
 
@@ -28,6 +41,10 @@ export interface StartOptions {
   /** Replaces the wall clock (tests use it to expire flows without waiting). */
   now?: () => Date;
   logger?: Logger;
+  /** Replaces the configured courier transports per channel (tests use failing stubs). */
+  transports?: Partial<Record<MessageChannel, Transport>>;
+  /** false: messages are only sent when `courier.dispatchDue()` is called (tests of retries). */
+  courierAutoDispatch?: boolean;
 }
 
 function urlOf(app: FastifyInstance): string {
@@ -36,27 +53,36 @@ function urlOf(app: FastifyInstance): string {
   return `http://${host}:${address.port}`;
 }
 
-/** Opens the data dir, then starts the public and the (loopback-only) admin listener. */
+/** Opens the data dir, then starts the public, the (loopback-only) admin and mailbox listeners. */
 export async function startIdentityServer(
   config: IdentityServerConfig,
   options: StartOptions = {},
 ): Promise<RunningIdentityServer> {
   const logger = options.logger ?? pino({ level: config.logLevel });
   const db = await openDatabase(config.dataDir);
+  const now = options.now ?? (() => new Date());
+  const secret = loadOrCreateSecret(config.dataDir, config.secret);
+  const courier = new Courier({
+    config: config.courier,
+    db,
+    logger: logger.child({ component: "courier" }),
+    now,
+    transports: options.transports,
+  });
   const ctx: ServerContext = {
     config,
     db,
     schema: IdentitySchema.load(config.schemaPath),
-    cookies: cookieSettings(
-      config.publicBaseUrl,
-      loadOrCreateSecret(config.dataDir, config.secret),
-    ),
+    cookies: cookieSettings(config.publicBaseUrl, secret),
     returnToPolicy: {
       defaultReturnUrl: config.defaultReturnUrl,
       allowedReturnUrls: config.allowedReturnUrls,
       publicBaseUrl: config.publicBaseUrl,
     },
-    now: options.now ?? (() => new Date()),
+    secret,
+    courier,
+    logger,
+    now,
   };
 
   const publicApp = await createFastify(logger.child({ listener: "public" }));
@@ -65,6 +91,9 @@ export async function startIdentityServer(
   registerSchemaRoutes(publicApp, ctx);
   registerLoginRoutes(publicApp, ctx);
   registerRegistrationRoutes(publicApp, ctx);
+  registerRecoveryRoutes(publicApp, ctx);
+  registerVerificationRoutes(publicApp, ctx);
+  registerSettingsRoutes(publicApp, ctx);
   registerLogoutRoutes(publicApp, ctx);
   registerErrorRoutes(publicApp, ctx);
   registerWhoamiRoute(publicApp, ctx);
@@ -73,24 +102,35 @@ export async function startIdentityServer(
   registerHealthRoutes(adminApp, ctx);
   registerHealthRoutes(adminApp, ctx, "/admin");
   registerIdentityRoutes(adminApp, ctx);
+  registerCourierMessageRoutes(adminApp, ctx);
+  registerAdminRecoveryRoutes(adminApp, ctx);
 
+  const mailboxApp = config.mailbox.enabled
+    ? createMailboxServer(db, logger.child({ listener: "mailbox" }))
+    : undefined;
+
+  const closeAll = async () => {
+    await courier.stop();
+    await publicApp.close();
+    await adminApp.close();
+    await mailboxApp?.close();
+    await db.destroy();
+  };
   try {
     await publicApp.listen({ host: config.publicHost, port: config.publicPort });
     await adminApp.listen({ host: "127.0.0.1", port: config.adminPort });
+    await mailboxApp?.listen({ host: "127.0.0.1", port: config.mailbox.port });
+    if (options.courierAutoDispatch !== false) await courier.start();
   } catch (error) {
-    await publicApp.close();
-    await adminApp.close();
-    await db.destroy();
+    await closeAll();
     throw error;
   }
 
   return {
     publicUrl: urlOf(publicApp),
     adminUrl: urlOf(adminApp),
-    async close() {
-      await publicApp.close();
-      await adminApp.close();
-      await db.destroy();
-    },
+    mailboxUrl: mailboxApp ? urlOf(mailboxApp) : undefined,
+    courier,
+    close: closeAll,
   };
 }

@@ -21,6 +21,30 @@ export interface IdentityServerConfig {
   flowLifespanMs: number;
   secret: string | undefined;
   logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+  /** How long a recovery or verification code stays usable. */
+  codeLifespanMs: number;
+  /** Code submissions allowed per flow, for the life of the flow (resends do not reset it). */
+  codeMaxSubmissions: number;
+  /** Credential and identifier changes need a session authenticated at most this long ago. */
+  privilegedSessionMaxAgeMs: number;
+  /** Revoke the identity's other sessions when an account is recovered. */
+  recoveryRevokesSessions: boolean;
+  /** Refuse sign-in until the identity has at least one verified address. */
+  requireVerifiedAddress: boolean;
+  courier: CourierConfig;
+  mailbox: { enabled: boolean; port: number };
+}
+
+export interface CourierConfig {
+  /** smtp:// or smtps:// URL; without it e-mails go to the embedded mailbox. */
+  smtpUrl: string | undefined;
+  smtpFromAddress: string;
+  /** Receives POST {to, body} for every SMS; without it SMS go to the embedded mailbox. */
+  smsWebhookUrl: string | undefined;
+  /** Delivery attempts before a message is abandoned. */
+  maxAttempts: number;
+  /** Wait before the second attempt; it doubles for every further attempt. */
+  retryBackoffMs: number;
 }
 
 export class ConfigError extends Error {
@@ -58,6 +82,25 @@ const duration = z
     return ms;
   });
 
+const flag = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .refine((value) => ["true", "false", "1", "0"].includes(value), "must be true or false")
+  .transform((value) => value === "true" || value === "1");
+
+const smtpUrl = z
+  .string()
+  .trim()
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      return url.protocol === "smtp:" || url.protocol === "smtps:";
+    } catch {
+      return false;
+    }
+  }, "must be an smtp:// or smtps:// URL");
+
 const envSchema = z.object({
   IDENTITY_PUBLIC_HOST: z.string().trim().min(1).default("127.0.0.1"),
   IDENTITY_PUBLIC_PORT: port.default(4433),
@@ -84,6 +127,22 @@ const envSchema = z.object({
   IDENTITY_LOG_LEVEL: z
     .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"])
     .default("info"),
+  IDENTITY_CODE_LIFESPAN: duration.default(3_600_000),
+  IDENTITY_CODE_MAX_SUBMISSIONS: z.coerce.number().int().min(1).max(100).default(5),
+  IDENTITY_PRIVILEGED_SESSION_MAX_AGE: duration.default(3_600_000),
+  IDENTITY_RECOVERY_REVOKE_SESSIONS: flag.default(true),
+  IDENTITY_REQUIRE_VERIFIED_ADDRESS: flag.default(false),
+  IDENTITY_MAILBOX_ENABLED: flag.optional(),
+  IDENTITY_MAILBOX_PORT: port.default(4436),
+  IDENTITY_COURIER_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(5),
+  IDENTITY_COURIER_RETRY_BACKOFF: duration.default(1000),
+  SMTP_URL: smtpUrl.optional(),
+  SMTP_FROM_ADDRESS: z
+    .string()
+    .trim()
+    .regex(/^[^@\s]+@[^@\s]+$/, "must be an e-mail address")
+    .default("no-reply@localhost"),
+  SMS_WEBHOOK_URL: httpUrl.optional(),
 });
 
 function withoutTrailingSlash(url: string): string {
@@ -125,5 +184,22 @@ export function loadConfig(env: Record<string, string | undefined>): IdentitySer
     flowLifespanMs: e.IDENTITY_FLOW_LIFESPAN,
     secret: e.IDENTITY_SECRET,
     logLevel: e.IDENTITY_LOG_LEVEL,
+    codeLifespanMs: e.IDENTITY_CODE_LIFESPAN,
+    codeMaxSubmissions: e.IDENTITY_CODE_MAX_SUBMISSIONS,
+    privilegedSessionMaxAgeMs: e.IDENTITY_PRIVILEGED_SESSION_MAX_AGE,
+    recoveryRevokesSessions: e.IDENTITY_RECOVERY_REVOKE_SESSIONS,
+    requireVerifiedAddress: e.IDENTITY_REQUIRE_VERIFIED_ADDRESS,
+    courier: {
+      smtpUrl: e.SMTP_URL,
+      smtpFromAddress: e.SMTP_FROM_ADDRESS,
+      smsWebhookUrl: e.SMS_WEBHOOK_URL,
+      maxAttempts: e.IDENTITY_COURIER_MAX_ATTEMPTS,
+      retryBackoffMs: e.IDENTITY_COURIER_RETRY_BACKOFF,
+    },
+    // The mailbox is the embedded default; with a real SMTP server it is off unless asked for.
+    mailbox: {
+      enabled: e.IDENTITY_MAILBOX_ENABLED ?? e.SMTP_URL === undefined,
+      port: e.IDENTITY_MAILBOX_PORT,
+    },
   };
 }

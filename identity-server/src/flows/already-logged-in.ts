@@ -17,6 +17,13 @@ export function alreadyLoggedInForRegistration(): HerodotError {
   });
 }
 
+export function alreadyLoggedInForRecovery(): HerodotError {
+  return new HerodotError(400, {
+    id: "session_already_available",
+    reason: "A valid session was detected and thus recovery is not possible.",
+  });
+}
+
 export function sessionRequiredForHigherAal(): HerodotError {
   return new HerodotError(401, {
     id: "session_aal1_required",

@@ -23,6 +23,19 @@ export function sendError(reply: FastifyReply, error: unknown): FastifyReply {
 }
 
 /**
+ * Sends the error with another HTTP status than its own `code`, as herodot's WriteErrorCode does
+ * (e.g. the 403 that carries the 400 `session_verified_address_required`).
+ */
+export function sendErrorWithStatus(
+  reply: FastifyReply,
+  status: number,
+  error: HerodotError,
+): FastifyReply {
+  if (error.id) reply.header("ory-error-id", error.id);
+  return reply.code(status).type("application/json").send(error.envelope());
+}
+
+/**
  * Kratos' errorx Forward: JSON clients get the error; browsers get it stored and are redirected
  * (303) to the error UI, which reads it back from GET /self-service/errors?id=.
  */

@@ -31,13 +31,34 @@ export interface FlowErrorPolicy {
   /** 303 for login; Kratos answers registration form errors with 302. */
   redirectStatus: 302 | 303;
   expiredMessageId: number;
-  sortOptions: SortOptions;
+  /**
+   * How JSON and API clients learn about the replacement of an expired flow: login, registration
+   * and settings answer 410 with `use_flow_id`; recovery and verification redirect (303) to
+   * `/self-service/<kind>/flows?id=<new>`.
+   */
+  expiredAnswer: "gone" | "redirect-to-flow";
+  /** Recovery and verification keep their nodes in the order the strategy appended them. */
+  sortOptions: SortOptions | undefined;
   /** A new flow of the same kind and type from the current request (keeps the old request_url). */
   replace(old: Flow): Promise<Flow>;
+  /** The flow's JSON (settings flows embed their identity). */
+  render?(flow: Flow): Promise<Record<string, unknown>>;
 }
 
-function uiUrl(ctx: ServerContext, policy: FlowErrorPolicy, flowId: string): string {
-  return `${ctx.config.uiBaseUrl}${policy.uiPath}?flow=${flowId}`;
+export function uiUrl(ctx: ServerContext, uiPath: string, flowId: string): string {
+  return `${ctx.config.uiBaseUrl}${uiPath}?flow=${flowId}`;
+}
+
+/** `PUB/self-service/<kind>/flows?id=<id>`, where recovery and verification send JSON clients. */
+export function flowFetchUrl(ctx: ServerContext, kind: FlowKind, flowId: string): string {
+  return `${ctx.config.publicBaseUrl}/self-service/${kind}/flows?id=${flowId}`;
+}
+
+export async function renderFlow(
+  policy: Pick<FlowErrorPolicy, "render">,
+  flow: Flow,
+): Promise<Record<string, unknown>> {
+  return policy.render ? policy.render(flow) : flowJson(flow);
 }
 
 /**
@@ -76,6 +97,9 @@ export async function writeFlowError(
     ];
     await updateFlow(ctx.db, replacement, now);
     if (flow.type === "api" || json) {
+      if (policy.expiredAnswer === "redirect-to-flow") {
+        return reply.redirect(flowFetchUrl(ctx, policy.kind, replacement.id), 303);
+      }
       const sinceMs = now.getTime() - error.expiredAt.getTime();
       return sendError(
         reply,
@@ -92,7 +116,7 @@ export async function writeFlowError(
         }),
       );
     }
-    return reply.redirect(uiUrl(ctx, policy, replacement.id), 303);
+    return reply.redirect(uiUrl(ctx, policy.uiPath, replacement.id), 303);
   }
 
   resetMessages(flow.ui);
@@ -110,12 +134,12 @@ export async function writeFlowError(
     return forwardError(ctx, request, reply, error);
   }
 
-  flow.ui.nodes = sortNodes(flow.ui.nodes, policy.sortOptions);
+  if (policy.sortOptions) flow.ui.nodes = sortNodes(flow.ui.nodes, policy.sortOptions);
   await updateFlow(ctx.db, flow, ctx.now());
 
   if (flow.type === "browser" && !json) {
-    return reply.redirect(uiUrl(ctx, policy, flow.id), policy.redirectStatus);
+    return reply.redirect(uiUrl(ctx, policy.uiPath, flow.id), policy.redirectStatus);
   }
   const status = error instanceof HerodotError ? error.code : 400;
-  return reply.code(status).send(flowJson(flow));
+  return reply.code(status).send(await renderFlow(policy, flow));
 }

@@ -1,6 +1,7 @@
 import type { UiContainer } from "../ui/nodes.ts";
+import type { ContinueWith } from "./continue-with.ts";
 
-export type FlowKind = "login" | "registration";
+export type FlowKind = "login" | "registration" | "recovery" | "verification" | "settings";
 export type FlowType = "browser" | "api";
 
 /** A self-service flow as stored; one shape for every kind so later kinds reuse the machinery. */
@@ -23,10 +24,26 @@ export interface Flow {
   expiresAt: Date;
   createdAt: Date;
   updatedAt: Date;
+  /** One-time code submissions so far; the brute-force limit counts these for the flow's life. */
+  submitCount: number;
+  /** Settings: the owner. Recovery: the recovered identity. Verification: the identity it was made for. */
+  identityId: string | undefined;
+  /** Language of the messages sent for this flow ("en" or "es"). */
+  locale: string;
+  /** Answer-only: what the client should do next (never stored, as in Kratos' responses). */
+  continueWith?: ContinueWith[];
+  /** Answer-only: the `transient_payload` of the submission being answered. */
+  transientPayload?: Record<string, unknown>;
 }
 
-/** The flow's public JSON, field for field as Kratos' loginFlow / registrationFlow. */
-export function flowJson(flow: Flow): Record<string, unknown> {
+/** What a flow's JSON needs beyond the flow itself. */
+export interface FlowJsonExtras {
+  /** The settings flow's identity, already rendered (without credentials). */
+  identity?: Record<string, unknown>;
+}
+
+/** The flow's public JSON, field for field as Kratos encodes each kind. */
+export function flowJson(flow: Flow, extras: FlowJsonExtras = {}): Record<string, unknown> {
   const common = {
     id: flow.id,
     type: flow.type,
@@ -37,18 +54,39 @@ export function flowJson(flow: Flow): Record<string, unknown> {
     ...(flow.active ? { active: flow.active } : {}),
     ui: flow.ui,
   };
-  if (flow.kind === "login") {
-    const { id, ...rest } = common;
-    return {
-      id,
-      organization_id: null,
-      ...rest,
-      created_at: flow.createdAt.toISOString(),
-      updated_at: flow.updatedAt.toISOString(),
-      refresh: flow.refresh,
-      requested_aal: flow.requestedAal,
-      state: flow.state,
-    };
+  const continueWith =
+    flow.continueWith && flow.continueWith.length > 0 ? { continue_with: flow.continueWith } : {};
+  const transientPayload = flow.transientPayload
+    ? { transient_payload: flow.transientPayload }
+    : {};
+  switch (flow.kind) {
+    case "login": {
+      const { id, ...rest } = common;
+      return {
+        id,
+        organization_id: null,
+        ...rest,
+        created_at: flow.createdAt.toISOString(),
+        updated_at: flow.updatedAt.toISOString(),
+        refresh: flow.refresh,
+        requested_aal: flow.requestedAal,
+        state: flow.state,
+      };
+    }
+    case "registration":
+      return { ...common, organization_id: null, state: flow.state };
+    case "recovery":
+      return { ...common, state: flow.state, ...continueWith, ...transientPayload };
+    case "verification":
+      return { ...common, state: flow.state, ...transientPayload };
+    case "settings":
+      return {
+        ...common,
+        identity: extras.identity ?? {},
+        state: flow.state,
+        organization_id: null,
+        ...continueWith,
+        ...transientPayload,
+      };
   }
-  return { ...common, organization_id: null, state: flow.state };
 }

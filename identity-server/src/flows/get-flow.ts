@@ -1,15 +1,43 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { ServerContext } from "../context.ts";
 import { csrfViolation, requestMatchesFlowCsrf } from "../http/csrf.ts";
-import { gone, notFoundRow } from "../http/errors.ts";
+import { gone, notFoundRow, type HerodotError } from "../http/errors.ts";
 import { findFlow } from "../store/flows.ts";
 import { sendError } from "./errors.ts";
-import { flowJson, type FlowKind } from "./flow.ts";
+import { flowJson, type Flow, type FlowKind } from "./flow.ts";
 import { isUuid } from "./flow-id.ts";
 
 /**
- * GET /self-service/<kind>/flows?id=: 404 for an unknown id; a browser flow also needs the anti-CSRF
- * cookie it was created with (403); an expired flow is 410 with where to start a new one.
+ * The 410 for fetching an expired flow. Login and registration tag it `self_service_flow_expired`;
+ * recovery (browser), verification and settings send Kratos' bare "Gone" error.
+ */
+export function expiredFlowFetchError(
+  ctx: ServerContext,
+  flow: Flow,
+  options: { withId: boolean },
+): HerodotError {
+  const kind = flow.kind;
+  const id = options.withId ? { id: "self_service_flow_expired" } : {};
+  if (flow.type === "browser") {
+    const redirectTo = new URL(`${ctx.config.publicBaseUrl}/self-service/${kind}/browser`);
+    if (flow.returnTo) redirectTo.searchParams.set("return_to", flow.returnTo);
+    return gone({
+      ...id,
+      reason: `The ${kind} flow has expired. Redirect the user to the ${kind} flow init endpoint to initialize a new ${kind} flow.`,
+      details: { redirect_to: redirectTo.toString(), return_to: flow.returnTo ?? "" },
+    });
+  }
+  return gone({
+    ...id,
+    reason: `The ${kind} flow has expired. Call the ${kind} flow init API endpoint to initialize a new ${kind} flow.`,
+    details: { api: `${ctx.config.publicBaseUrl}/self-service/${kind}/api` },
+  });
+}
+
+/**
+ * GET /self-service/<kind>/flows?id= for login, registration, recovery and verification: 404 for an
+ * unknown id; a browser flow also needs the anti-CSRF cookie it was created with (403), unless an
+ * administrator created it; an expired flow is 410 with where to start a new one.
  */
 export async function sendStoredFlow(
   ctx: ServerContext,
@@ -21,30 +49,13 @@ export async function sendStoredFlow(
   const id = query.id ?? "";
   const flow = isUuid(id) ? await findFlow(ctx.db, kind, id.toLowerCase()) : undefined;
   if (!flow) return sendError(reply, notFoundRow());
-  if (flow.type === "browser" && !requestMatchesFlowCsrf(request, ctx.cookies, flow.csrfToken)) {
+  const csrfChecked = flow.type === "browser" && flow.internalContext.skip_csrf !== true;
+  if (csrfChecked && !requestMatchesFlowCsrf(request, ctx.cookies, flow.csrfToken)) {
     return sendError(reply, csrfViolation(request, ctx.cookies, query.csrf_token));
   }
   if (flow.expiresAt < ctx.now()) {
-    if (flow.type === "browser") {
-      const redirectTo = new URL(`${ctx.config.publicBaseUrl}/self-service/${kind}/browser`);
-      if (flow.returnTo) redirectTo.searchParams.set("return_to", flow.returnTo);
-      return sendError(
-        reply,
-        gone({
-          id: "self_service_flow_expired",
-          reason: `The ${kind} flow has expired. Redirect the user to the ${kind} flow init endpoint to initialize a new ${kind} flow.`,
-          details: { redirect_to: redirectTo.toString(), return_to: flow.returnTo ?? "" },
-        }),
-      );
-    }
-    return sendError(
-      reply,
-      gone({
-        id: "self_service_flow_expired",
-        reason: `The ${kind} flow has expired. Call the ${kind} flow init API endpoint to initialize a new ${kind} flow.`,
-        details: { api: `${ctx.config.publicBaseUrl}/self-service/${kind}/api` },
-      }),
-    );
+    const tagged = kind === "login" || kind === "registration";
+    return sendError(reply, expiredFlowFetchError(ctx, flow, { withId: tagged }));
   }
   return reply.send(flowJson(flow));
 }

@@ -32,6 +32,7 @@ import { flowJson, type Flow, type FlowType } from "./flow.ts";
 import { sendAlreadyLoggedIn, sendRedirectOrJson, sorted } from "./flow-responses.ts";
 import { sendStoredFlow } from "./get-flow.ts";
 import { newFlow } from "./new-flow.ts";
+import { refuseUnverifiedLogin } from "./require-verified-address.ts";
 
 const loginSort: SortOptions = {
   groups: ["oidc", "default", "webauthn", "passkey", "code", "password", "totp", "lookup_secret"],
@@ -90,6 +91,7 @@ function errorPolicy(
     uiPath: "/login",
     redirectStatus: 303,
     expiredMessageId: 4010001,
+    expiredAnswer: "gone",
     sortOptions: loginSort,
     async replace(old) {
       const replacement = await createLoginFlow(ctx, request, reply, old.type);
@@ -116,6 +118,8 @@ async function completeLogin(
       reason: "This account was disabled.",
     });
   }
+  const refused = await refuseUnverifiedLogin(ctx, request, reply, flow, identity);
+  if (refused) return refused;
   const { session, token } =
     existing && existing.identity.id === identity.id
       ? existing

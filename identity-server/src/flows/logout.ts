@@ -2,7 +2,8 @@ import type { FastifyInstance } from "fastify";
 import type { ServerContext } from "../context.ts";
 import { isJsonRequest } from "../http/content-negotiation.ts";
 import { regenerateCsrfSecret } from "../http/csrf.ts";
-import { badRequest, forbidden, HerodotError } from "../http/errors.ts";
+import { badRequest, forbidden } from "../http/errors.ts";
+import { noActiveSession } from "../session/errors.ts";
 import { decodeFlowBody } from "../http/flow-body.ts";
 import { secureRedirectTo } from "../http/return-to.ts";
 import { clearSessionCookie, fetchSession } from "../session/session-manager.ts";
@@ -15,14 +16,6 @@ import {
 } from "../store/sessions.ts";
 import { forwardError, sendError } from "./errors.ts";
 import { publicRequestUrl } from "./new-flow.ts";
-
-function noActiveSession(): HerodotError {
-  return new HerodotError(401, {
-    id: "session_inactive",
-    message: "request does not have a valid authentication session",
-    reason: "No active session was found in this request.",
-  });
-}
 
 export function registerLogoutRoutes(app: FastifyInstance, ctx: ServerContext): void {
   // Hands out a logout URL for the current browser session; each call mints a new token.

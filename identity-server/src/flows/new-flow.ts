@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { ServerContext } from "../context.ts";
 import { csrfTokenFor } from "../http/csrf.ts";
 import { secureRedirectTo } from "../http/return-to.ts";
+import { localeFromAcceptLanguage } from "../text/locale.ts";
 import type { Flow, FlowKind, FlowType } from "./flow.ts";
 
 /** The URL the client called, as seen through the public base URL (Kratos' `request_url`). */
@@ -21,10 +22,11 @@ export function newFlow(
   reply: FastifyReply,
   kind: FlowKind,
   type: FlowType,
+  options: { requestUrl?: string; lifespanMs?: number; bindCsrfCookie?: boolean } = {},
 ): Flow {
   const now = ctx.now();
   const id = randomUUID();
-  const requestUrl = publicRequestUrl(ctx, request);
+  const requestUrl = options.requestUrl ?? publicRequestUrl(ctx, request);
   secureRedirectTo(ctx.returnToPolicy, { sourceUrl: requestUrl });
   const query = new URL(requestUrl).searchParams;
   const refresh = ["1", "t", "true"].includes((query.get("refresh") ?? "").toLowerCase());
@@ -40,15 +42,23 @@ export function newFlow(
       method: "POST",
       nodes: [],
     },
-    // API flows get a token too (Kratos stores one) but it is never checked or rendered.
-    csrfToken: type === "browser" ? csrfTokenFor(request, reply, ctx.cookies) : "",
+    // API flows get a token too (Kratos stores one) but it is never checked or rendered. Flows an
+    // administrator creates are not tied to the administrator's (cookie-less) request either.
+    csrfToken:
+      type === "browser" && options.bindCsrfCookie !== false
+        ? csrfTokenFor(request, reply, ctx.cookies)
+        : "",
     internalContext: {},
     active: undefined,
     refresh,
     requestedAal: (query.get("aal") || "aal1").toLowerCase(),
     issuedAt: now,
-    expiresAt: new Date(now.getTime() + ctx.config.flowLifespanMs),
+    expiresAt: new Date(now.getTime() + (options.lifespanMs ?? ctx.config.flowLifespanMs)),
     createdAt: now,
     updatedAt: now,
+    submitCount: 0,
+    identityId: undefined,
+    // Messages sent for this flow follow the language of the request that started it.
+    locale: localeFromAcceptLanguage(request.headers["accept-language"]),
   };
 }

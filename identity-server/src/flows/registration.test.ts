@@ -92,13 +92,27 @@ describe("registration flow", () => {
     });
     expect(result.session_token).toBeUndefined();
     expect(result.identity.traits).toEqual({ email: "Ada@Example.com", phone: "+49 176 1234567" });
+    // The auto verification hook sent a code to the first address only.
     expect(result.identity.verifiable_addresses?.map((a) => [a.value, a.via, a.status])).toEqual([
-      ["ada@example.com", "email", "pending"],
+      ["ada@example.com", "email", "sent"],
       ["+491761234567", "sms", "pending"],
     ]);
+    const verificationId = (result.continue_with?.[1] as { flow: { id: string } }).flow.id;
     expect(result.continue_with).toEqual([
       { action: "redirect_browser_to", redirect_browser_to: "http://localhost:4000/apps" },
+      {
+        action: "show_verification_ui",
+        flow: {
+          id: verificationId,
+          verifiable_address: "ada@example.com",
+          url: `http://localhost:3000/verification?flow=${verificationId}`,
+        },
+      },
     ]);
+    const verification = await api.getVerificationFlow({ id: verificationId });
+    expect(verification.state).toBe("sent_email");
+    expect(verification.return_to).toBe("http://localhost:4000/apps");
+    expect(await ts.latestCode("ada@example.com")).toMatch(/^\d{6}$/);
     expect(jar.get("ory_kratos_session")).toBeDefined();
     const session = await api.toSession();
     expect(session.identity?.id).toBe(result.identity.id);
@@ -118,7 +132,12 @@ describe("registration flow", () => {
       },
     });
     expect(result.session_token).toMatch(/^ory_st_[A-Za-z0-9]{32}$/);
+    const verificationId = (result.continue_with?.[0] as { flow: { id: string } }).flow.id;
     expect(result.continue_with).toEqual([
+      {
+        action: "show_verification_ui",
+        flow: { id: verificationId, verifiable_address: "native@example.com" },
+      },
       { action: "set_ory_session_token", ory_session_token: result.session_token },
     ]);
     const session = await api.toSession({ xSessionToken: result.session_token });
@@ -201,7 +220,7 @@ describe("registration flow", () => {
     });
   });
 
-  it("redirects HTML form posts: 302 back to the UI on errors, 303 to return_to on success", async () => {
+  it("redirects HTML form posts: 302 back to the UI on errors, 303 to verification on success", async () => {
     const jar = new CookieJar();
     const init = await call(`${ts.publicUrl}/self-service/registration/browser`, { jar });
     expect(init.status).toBe(303);
@@ -227,7 +246,16 @@ describe("registration flow", () => {
 
     const valid = await post({ "traits.email": "form@example.com", password: strongPassword });
     expect(valid.status).toBe(303);
-    expect(valid.headers.get("location")).toBe("http://localhost:3000/");
+    const verificationUi = new URL(valid.headers.get("location") ?? "");
+    expect(verificationUi.origin + verificationUi.pathname).toBe(
+      "http://localhost:3000/verification",
+    );
     expect(jar.get("ory_kratos_session")).toBeDefined();
+    // The verification flow carries a token for the anti-CSRF cookie this very answer set.
+    const verification = await call(
+      `${ts.publicUrl}/self-service/verification/flows?id=${verificationUi.searchParams.get("flow") ?? ""}`,
+      { jar },
+    );
+    expect(verification.status).toBe(200);
   });
 });

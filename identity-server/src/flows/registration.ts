@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { ServerContext } from "../context.ts";
-import { isJsonRequest } from "../http/content-negotiation.ts";
-import { csrfTokenFor } from "../http/csrf.ts";
+import { isBrowserRequest, isJsonRequest } from "../http/content-negotiation.ts";
+import { csrfTokenFor, regenerateCsrfSecret } from "../http/csrf.ts";
 import { notFoundRow } from "../http/errors.ts";
 import { secureRedirectTo } from "../http/return-to.ts";
 import { submittedMethod } from "../methods/method-of.ts";
@@ -25,6 +25,7 @@ import { uiText } from "../text/messages.ts";
 import { csrfNode, setTraitValues, upsertNode, type SortOptions } from "../ui/nodes.ts";
 import { ValidationError } from "../ui/validation-error.ts";
 import { alreadyLoggedInForRegistration } from "./already-logged-in.ts";
+import { redirectBrowserTo, setOrySessionToken } from "./continue-with.ts";
 import { forwardError, sendError } from "./errors.ts";
 import { ensureFlowValid, writeFlowError, type FlowErrorPolicy } from "./flow-errors.ts";
 import { flowIdFromQuery } from "./flow-id.ts";
@@ -32,6 +33,7 @@ import { flowJson, type Flow, type FlowType } from "./flow.ts";
 import { sendAlreadyLoggedIn, sendRedirectOrJson, sorted } from "./flow-responses.ts";
 import { sendStoredFlow } from "./get-flow.ts";
 import { newFlow } from "./new-flow.ts";
+import { startVerification, type StartedVerification } from "./verification-flow.ts";
 
 /** Schema order with the password right after the first trait (Kratos' PasswordLoginOrder). */
 function registrationSort(ctx: ServerContext): SortOptions {
@@ -78,6 +80,7 @@ function errorPolicy(
     uiPath: "/registration",
     redirectStatus: 302,
     expiredMessageId: 4040001,
+    expiredAnswer: "gone",
     sortOptions: registrationSort(ctx),
     async replace(old) {
       const replacement = await createRegistrationFlow(ctx, request, reply, old.type);
@@ -121,16 +124,34 @@ async function submitRegistration(
     const { session, token } = newSession(identity.id, ctx.now());
     activateSession(ctx, request, session, { method: "password", aal: "aal1" });
     flow.active = "password";
+    // A new identity gets a new anti-CSRF secret; do it now so that the verification flow the hook
+    // creates carries a token for the cookie this answer sets.
+    if (flow.type === "browser") regenerateCsrfSecret(request, reply, ctx.cookies);
+    let verification: StartedVerification | undefined;
     try {
-      await ctx.db.transaction().execute(async (trx) => {
+      verification = await ctx.db.transaction().execute(async (trx) => {
         await insertIdentity(trx, identity);
         await persistSession(trx, session, token);
         await updateFlow(trx, flow, ctx.now());
+        // Kratos' auto verification hook, then show_verification_ui: the first unverified address
+        // gets a code and the client is told where to enter it.
+        return startVerification(
+          trx,
+          ctx,
+          request,
+          reply,
+          flow,
+          identity,
+          (address) => !address.verified,
+        );
       });
     } catch (error) {
       flow.active = undefined;
       if (error instanceof DuplicateIdentityError) {
         setTraitValues(flow.ui, identity.traits);
+        if (flow.type === "browser") {
+          upsertNode(flow.ui, csrfNode(csrfTokenFor(request, reply, ctx.cookies)));
+        }
         throw ValidationError.of("", uiText(4000007));
       }
       throw error;
@@ -140,22 +161,26 @@ async function submitRegistration(
     const now = ctx.now();
     const identityBody = identityJson(identity, { publicBaseUrl: base });
     const sessionBody = sessionJson(session, identity, base, now);
+    const showVerification = verification ? [verification.continueWith] : [];
     if (flow.type === "api") {
       return reply.send({
         session_token: token,
         session: sessionBody,
         identity: identityBody,
-        continue_with: [{ action: "set_ory_session_token", ory_session_token: token }],
+        continue_with: [...showVerification, setOrySessionToken(token)],
       });
     }
     await issueSessionCookie(ctx, request, reply, session, token);
     if (isJsonRequest(request)) {
+      // Kratos adds redirect_browser_to before the post-registration hooks run.
       return reply.send({
         session: sessionBody,
         identity: identityBody,
-        continue_with: [{ action: "redirect_browser_to", redirect_browser_to: returnTo }],
+        continue_with: [redirectBrowserTo(returnTo), ...showVerification],
       });
     }
+    const verificationUrl = verification?.continueWith.flow.url;
+    if (verificationUrl && isBrowserRequest(request)) return reply.redirect(verificationUrl, 303);
     return reply.redirect(returnTo, 303);
   } catch (error) {
     return writeFlowError(ctx, request, reply, flow, error, policy);

@@ -78,3 +78,10 @@ export function acceptsJson(request: FastifyRequest): boolean {
     "application/json"
   );
 }
+
+/** Kratos' x.IsBrowserRequest: Accept negotiation (default text/html) prefers HTML. */
+export function isBrowserRequest(request: FastifyRequest): boolean {
+  return (
+    negotiateContentType(request.headers.accept, jsonRequestOffers, "text/html") === "text/html"
+  );
+}

@@ -44,6 +44,7 @@ export function verifyCsrfToken(expected: string | undefined, sent: string | und
 }
 
 const secrets = new WeakMap<FastifyRequest, Buffer>();
+const regenerated = new WeakSet<FastifyRequest>();
 
 /**
  * Returns the request's anti-CSRF secret, issuing a new cookie when the request has none (or a
@@ -64,14 +65,21 @@ export function csrfSecret(
   return regenerateCsrfSecret(request, reply, settings);
 }
 
-/** Issues a new anti-CSRF secret (on login as another identity and on logout, like Kratos). */
+/**
+ * Issues a new anti-CSRF secret (on login as another identity, on logout and on recovery, like
+ * Kratos). At most once per request: flows created later in the same request (a verification flow
+ * after registration, a settings flow after recovery) must carry tokens for the cookie that is sent.
+ */
 export function regenerateCsrfSecret(
   request: FastifyRequest,
   reply: FastifyReply,
   settings: CookieSettings,
 ): Buffer {
+  const current = secrets.get(request);
+  if (current && regenerated.has(request)) return current;
   const secret = randomBytes(tokenLength);
   secrets.set(request, secret);
+  regenerated.add(request);
   reply.setCookie(settings.csrfCookieName, secret.toString("base64"), {
     path: "/",
     httpOnly: true,
@@ -89,6 +97,27 @@ export function csrfTokenFor(
   settings: CookieSettings,
 ): string {
   return maskToken(csrfSecret(request, reply, settings));
+}
+
+/**
+ * A well-formed token tied to no cookie, for the csrf_token node Kratos also renders in API recovery
+ * flows. API flows never check it, and no cookie is set on a native app's response.
+ */
+export function unboundCsrfToken(): string {
+  return maskToken(randomBytes(tokenLength));
+}
+
+/**
+ * The csrf_token node value for flows Kratos always renders one in (recovery, settings): the
+ * browser's token, or an unbound one for native apps.
+ */
+export function csrfTokenForFlowType(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  settings: CookieSettings,
+  type: "browser" | "api",
+): string {
+  return type === "browser" ? csrfTokenFor(request, reply, settings) : unboundCsrfToken();
 }
 
 /** Whether the request's cookie holds the secret the flow was created with. */

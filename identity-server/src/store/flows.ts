@@ -20,6 +20,9 @@ function toRow(flow: Flow): FlowsTable {
     expires_at: flow.expiresAt.toISOString(),
     created_at: flow.createdAt.toISOString(),
     updated_at: flow.updatedAt.toISOString(),
+    submit_count: flow.submitCount,
+    identity_id: flow.identityId ?? null,
+    locale: flow.locale,
   };
 }
 
@@ -41,6 +44,9 @@ function fromRow(row: FlowsTable): Flow {
     expiresAt: new Date(row.expires_at),
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
+    submitCount: row.submit_count,
+    identityId: row.identity_id ?? undefined,
+    locale: row.locale ?? "en",
   };
 }
 
@@ -48,10 +54,26 @@ export async function insertFlow(db: Executor, flow: Flow): Promise<void> {
   await db.insertInto("selfservice_flows").values(toRow(flow)).execute();
 }
 
+/** Saves the flow; the submit counter is left alone because only `incrementSubmitCount` moves it. */
 export async function updateFlow(db: Executor, flow: Flow, now: Date): Promise<void> {
   flow.updatedAt = now;
-  const { id, ...rest } = toRow(flow);
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
+  const { id, submit_count, ...rest } = toRow(flow);
   await db.updateTable("selfservice_flows").set(rest).where("id", "=", id).execute();
+}
+
+/**
+ * Counts one more code submission and returns the new count, in its own statement so that
+ * concurrent guesses are all counted (Kratos' incrementOTPCodeSubmitCount).
+ */
+export async function incrementSubmitCount(db: Executor, flowId: string): Promise<number> {
+  const row = await db
+    .updateTable("selfservice_flows")
+    .set((eb) => ({ submit_count: eb("submit_count", "+", 1) }))
+    .where("id", "=", flowId)
+    .returning("submit_count")
+    .executeTakeFirst();
+  return row?.submit_count ?? 0;
 }
 
 export async function findFlow(

@@ -19,6 +19,81 @@ function isUniqueViolation(error: unknown): boolean {
   return error instanceof Error && /UNIQUE constraint failed/.test(error.message);
 }
 
+async function insertCredential(
+  db: Executor,
+  identityId: string,
+  credential: Credential,
+): Promise<void> {
+  await db
+    .insertInto("identity_credentials")
+    .values({
+      id: credential.id,
+      identity_id: identityId,
+      type: credential.type,
+      config: JSON.stringify(credential.config),
+      version: credential.version,
+      created_at: credential.createdAt.toISOString(),
+      updated_at: credential.updatedAt.toISOString(),
+    })
+    .execute();
+  for (const identifier of credential.identifiers) {
+    await db
+      .insertInto("identity_credential_identifiers")
+      .values({
+        id: randomUUID(),
+        credential_id: credential.id,
+        identity_id: identityId,
+        type: credential.type,
+        identifier,
+        created_at: credential.createdAt.toISOString(),
+      })
+      .execute();
+  }
+}
+
+async function insertVerifiableAddress(
+  db: Executor,
+  identityId: string,
+  address: VerifiableAddress,
+): Promise<void> {
+  await db
+    .insertInto("identity_verifiable_addresses")
+    .values({
+      id: address.id,
+      identity_id: identityId,
+      value: address.value,
+      via: address.via,
+      verified: address.verified ? 1 : 0,
+      status: address.status,
+      verified_at: address.verifiedAt?.toISOString() ?? null,
+      created_at: address.createdAt.toISOString(),
+      updated_at: address.updatedAt.toISOString(),
+    })
+    .execute();
+}
+
+async function insertRecoveryAddress(
+  db: Executor,
+  identityId: string,
+  address: RecoveryAddress,
+): Promise<void> {
+  await db
+    .insertInto("identity_recovery_addresses")
+    .values({
+      id: address.id,
+      identity_id: identityId,
+      value: address.value,
+      via: address.via,
+      created_at: address.createdAt.toISOString(),
+      updated_at: address.updatedAt.toISOString(),
+    })
+    .execute();
+}
+
+function metadataColumn(value: unknown): string | null {
+  return value === undefined || value === null ? null : JSON.stringify(value);
+}
+
 /** Inserts the identity with its credentials and addresses; run it inside a transaction. */
 export async function insertIdentity(db: Executor, identity: Identity): Promise<void> {
   try {
@@ -30,78 +105,144 @@ export async function insertIdentity(db: Executor, identity: Identity): Promise<
         state: identity.state,
         state_changed_at: identity.stateChangedAt?.toISOString() ?? null,
         traits: JSON.stringify(identity.traits),
-        metadata_public:
-          identity.metadataPublic === undefined || identity.metadataPublic === null
-            ? null
-            : JSON.stringify(identity.metadataPublic),
-        metadata_admin:
-          identity.metadataAdmin === undefined || identity.metadataAdmin === null
-            ? null
-            : JSON.stringify(identity.metadataAdmin),
+        metadata_public: metadataColumn(identity.metadataPublic),
+        metadata_admin: metadataColumn(identity.metadataAdmin),
         created_at: identity.createdAt.toISOString(),
         updated_at: identity.updatedAt.toISOString(),
       })
       .execute();
     for (const credential of identity.credentials) {
-      await db
-        .insertInto("identity_credentials")
-        .values({
-          id: credential.id,
-          identity_id: identity.id,
-          type: credential.type,
-          config: JSON.stringify(credential.config),
-          version: credential.version,
-          created_at: credential.createdAt.toISOString(),
-          updated_at: credential.updatedAt.toISOString(),
-        })
-        .execute();
-      for (const identifier of credential.identifiers) {
-        await db
-          .insertInto("identity_credential_identifiers")
-          .values({
-            id: randomUUID(),
-            credential_id: credential.id,
-            identity_id: identity.id,
-            type: credential.type,
-            identifier,
-            created_at: credential.createdAt.toISOString(),
-          })
-          .execute();
-      }
+      await insertCredential(db, identity.id, credential);
     }
     for (const address of identity.verifiableAddresses) {
-      await db
-        .insertInto("identity_verifiable_addresses")
-        .values({
-          id: address.id,
-          identity_id: identity.id,
-          value: address.value,
-          via: address.via,
-          verified: address.verified ? 1 : 0,
-          status: address.status,
-          verified_at: address.verifiedAt?.toISOString() ?? null,
-          created_at: address.createdAt.toISOString(),
-          updated_at: address.updatedAt.toISOString(),
-        })
-        .execute();
+      await insertVerifiableAddress(db, identity.id, address);
     }
     for (const address of identity.recoveryAddresses) {
-      await db
-        .insertInto("identity_recovery_addresses")
-        .values({
-          id: address.id,
-          identity_id: identity.id,
-          value: address.value,
-          via: address.via,
-          created_at: address.createdAt.toISOString(),
-          updated_at: address.updatedAt.toISOString(),
-        })
-        .execute();
+      await insertRecoveryAddress(db, identity.id, address);
     }
   } catch (error) {
     if (isUniqueViolation(error)) throw new DuplicateIdentityError(error);
     throw error;
   }
+}
+
+/**
+ * Writes an identity back: traits and state, credentials (rewritten whole, with their identifiers)
+ * and addresses (kept by id, removed when gone, added when new). Run it inside a transaction; a
+ * clash with another identity's identifier or address throws DuplicateIdentityError.
+ */
+export async function updateIdentity(db: Executor, identity: Identity): Promise<void> {
+  try {
+    await db
+      .updateTable("identities")
+      .set({
+        state: identity.state,
+        state_changed_at: identity.stateChangedAt?.toISOString() ?? null,
+        traits: JSON.stringify(identity.traits),
+        metadata_public: metadataColumn(identity.metadataPublic),
+        metadata_admin: metadataColumn(identity.metadataAdmin),
+        updated_at: identity.updatedAt.toISOString(),
+      })
+      .where("id", "=", identity.id)
+      .execute();
+
+    await db.deleteFrom("identity_credentials").where("identity_id", "=", identity.id).execute();
+    for (const credential of identity.credentials) {
+      await insertCredential(db, identity.id, credential);
+    }
+
+    const keepVerifiable = identity.verifiableAddresses.map((a) => a.id);
+    let dropVerifiable = db
+      .deleteFrom("identity_verifiable_addresses")
+      .where("identity_id", "=", identity.id);
+    if (keepVerifiable.length > 0)
+      dropVerifiable = dropVerifiable.where("id", "not in", keepVerifiable);
+    await dropVerifiable.execute();
+    const existing = new Set(
+      (
+        await db
+          .selectFrom("identity_verifiable_addresses")
+          .select("id")
+          .where("identity_id", "=", identity.id)
+          .execute()
+      ).map((row) => row.id),
+    );
+    for (const address of identity.verifiableAddresses) {
+      if (existing.has(address.id)) await updateVerifiableAddress(db, address);
+      else await insertVerifiableAddress(db, identity.id, address);
+    }
+
+    const keepRecovery = identity.recoveryAddresses.map((a) => a.id);
+    let dropRecovery = db
+      .deleteFrom("identity_recovery_addresses")
+      .where("identity_id", "=", identity.id);
+    if (keepRecovery.length > 0) dropRecovery = dropRecovery.where("id", "not in", keepRecovery);
+    await dropRecovery.execute();
+    const existingRecovery = new Set(
+      (
+        await db
+          .selectFrom("identity_recovery_addresses")
+          .select("id")
+          .where("identity_id", "=", identity.id)
+          .execute()
+      ).map((row) => row.id),
+    );
+    for (const address of identity.recoveryAddresses) {
+      if (!existingRecovery.has(address.id)) {
+        await insertRecoveryAddress(db, identity.id, address);
+      }
+    }
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new DuplicateIdentityError(error);
+    throw error;
+  }
+}
+
+/** Saves a verifiable address's verification state (verified, verified_at, status). */
+export async function updateVerifiableAddress(
+  db: Executor,
+  address: VerifiableAddress,
+): Promise<void> {
+  await db
+    .updateTable("identity_verifiable_addresses")
+    .set({
+      verified: address.verified ? 1 : 0,
+      verified_at: address.verifiedAt?.toISOString() ?? null,
+      status: address.status,
+      updated_at: address.updatedAt.toISOString(),
+    })
+    .where("id", "=", address.id)
+    .execute();
+}
+
+/** The identity owning a recovery address (normalised value), if any. */
+export async function findIdentityIdByRecoveryAddress(
+  db: Executor,
+  via: "email" | "sms",
+  value: string,
+): Promise<string | undefined> {
+  const row = await db
+    .selectFrom("identity_recovery_addresses")
+    .select("identity_id")
+    .where("via", "=", via)
+    .where("value", "=", value)
+    .executeTakeFirst();
+  return row?.identity_id;
+}
+
+/** The identity owning a verifiable address (normalised value), if any. */
+export async function findIdentityIdByVerifiableAddress(
+  db: Executor,
+  via: "email" | "sms",
+  value: string,
+): Promise<string | undefined> {
+  const row = await db
+    .selectFrom("identity_verifiable_addresses")
+    .select("identity_id")
+    .where("via", "=", via)
+    .where("value", "=", value)
+    .executeTakeFirst();
+  return row?.identity_id;
 }
 
 async function hydrate(db: Executor, ids: string[]): Promise<Identity[]> {

@@ -167,6 +167,89 @@ export const migrations: Migration[] = [
         .execute();
     },
   },
+  {
+    version: 2,
+    name: "codes-courier-recovery-verification-settings",
+    async up(db) {
+      await db.schema
+        .alterTable("selfservice_flows")
+        .addColumn("submit_count", "integer", (c) => c.notNull().defaultTo(0))
+        .execute();
+      await db.schema.alterTable("selfservice_flows").addColumn("identity_id", "text").execute();
+      await db.schema.alterTable("selfservice_flows").addColumn("locale", "text").execute();
+
+      await db.schema
+        .createTable("one_time_codes")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("flow_id", "text", (c) =>
+          c.notNull().references("selfservice_flows.id").onDelete("cascade"),
+        )
+        .addColumn("kind", "text", (c) => c.notNull())
+        .addColumn("code_hmac", "text", (c) => c.notNull())
+        .addColumn("code_type", "text", (c) => c.notNull())
+        .addColumn("identity_id", "text", (c) =>
+          c.notNull().references("identities.id").onDelete("cascade"),
+        )
+        .addColumn("address_value", "text")
+        .addColumn("address_via", "text")
+        .addColumn("used_at", "text")
+        .addColumn("expires_at", "text", (c) => c.notNull())
+        .addColumn("issued_at", "text", (c) => c.notNull())
+        .addColumn("created_at", "text", (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex("one_time_codes_flow_id")
+        .on("one_time_codes")
+        .column("flow_id")
+        .execute();
+
+      await db.schema
+        .createTable("courier_messages")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("type", "text", (c) => c.notNull())
+        .addColumn("channel", "text", (c) => c.notNull())
+        .addColumn("status", "text", (c) => c.notNull())
+        .addColumn("recipient", "text", (c) => c.notNull())
+        .addColumn("subject", "text", (c) => c.notNull())
+        .addColumn("body", "text", (c) => c.notNull())
+        .addColumn("template_type", "text", (c) => c.notNull())
+        .addColumn("template_data", "text", (c) => c.notNull())
+        .addColumn("locale", "text", (c) => c.notNull())
+        .addColumn("send_count", "integer", (c) => c.notNull())
+        .addColumn("next_attempt_at", "text", (c) => c.notNull())
+        .addColumn("last_error", "text")
+        .addColumn("created_at", "text", (c) => c.notNull())
+        .addColumn("updated_at", "text", (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex("courier_messages_status_next_attempt")
+        .on("courier_messages")
+        .columns(["status", "next_attempt_at"])
+        .execute();
+      await db.schema
+        .createIndex("courier_messages_created_at_id")
+        .on("courier_messages")
+        .columns(["created_at", "id"])
+        .execute();
+
+      await db.schema
+        .createTable("courier_message_dispatches")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("message_id", "text", (c) =>
+          c.notNull().references("courier_messages.id").onDelete("cascade"),
+        )
+        .addColumn("status", "text", (c) => c.notNull())
+        .addColumn("error", "text")
+        .addColumn("created_at", "text", (c) => c.notNull())
+        .addColumn("updated_at", "text", (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex("courier_message_dispatches_message_id")
+        .on("courier_message_dispatches")
+        .column("message_id")
+        .execute();
+    },
+  },
 ];
 
 /** Applies every migration not yet recorded, each in its own transaction. */

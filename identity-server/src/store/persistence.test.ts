@@ -46,7 +46,7 @@ describe("persistence", () => {
 
       const db = new DatabaseSync(path.join(own, databaseFileName));
       try {
-        expect(db.prepare("SELECT version FROM schema_migrations").all()).toHaveLength(1);
+        expect(db.prepare("SELECT version FROM schema_migrations").all()).toHaveLength(2);
         expect(db.prepare("PRAGMA journal_mode").get()).toEqual({ journal_mode: "wal" });
         const rows = db.prepare("SELECT token_hash FROM sessions").all() as {
           token_hash: string;

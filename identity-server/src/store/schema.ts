@@ -100,6 +100,57 @@ export interface FlowsTable {
   expires_at: string;
   created_at: string;
   updated_at: string;
+  /** One-time code submissions so far (Kratos' submit_count); never reset for the flow. */
+  submit_count: number;
+  /** Settings: the owner; recovery: the recovered identity; verification: who it was made for. */
+  identity_id: string | null;
+  /** The language messages for this flow are written in ("en", "es"). */
+  locale: string | null;
+}
+
+export interface OneTimeCodesTable {
+  id: string;
+  flow_id: string;
+  /** "recovery" | "verification" */
+  kind: string;
+  code_hmac: string;
+  /** "self_service" | "admin" | "admin_link" */
+  code_type: string;
+  identity_id: string;
+  address_value: string | null;
+  address_via: string | null;
+  used_at: string | null;
+  expires_at: string;
+  issued_at: string;
+  created_at: string;
+}
+
+export interface CourierMessagesTable {
+  id: string;
+  /** "email" | "sms" (Kratos' message type) */
+  type: string;
+  channel: string;
+  status: string;
+  recipient: string;
+  subject: string;
+  body: string;
+  template_type: string;
+  template_data: string;
+  locale: string;
+  send_count: number;
+  next_attempt_at: string;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CourierDispatchesTable {
+  id: string;
+  message_id: string;
+  status: string;
+  error: string | null;
+  created_at: string;
+  updated_at: string;
 }
 
 export interface ErrorsTable {
@@ -129,6 +180,9 @@ export interface Database {
   session_logout_tokens: LogoutTokensTable;
   selfservice_flows: FlowsTable;
   selfservice_errors: ErrorsTable;
+  one_time_codes: OneTimeCodesTable;
+  courier_messages: CourierMessagesTable;
+  courier_message_dispatches: CourierDispatchesTable;
   schema_migrations: MigrationsTable;
 }
 

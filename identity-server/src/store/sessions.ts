@@ -145,3 +145,21 @@ export async function logoutTokenBelongsTo(
     .executeTakeFirst();
   return row?.session_id === sessionId;
 }
+
+/** Revokes every active session of the identity except `keepSessionId` (after a recovery). */
+export async function revokeOtherSessions(
+  db: Executor,
+  identityId: string,
+  keepSessionId: string,
+  now: Date,
+): Promise<number> {
+  const others = await db
+    .selectFrom("sessions")
+    .select("id")
+    .where("identity_id", "=", identityId)
+    .where("id", "!=", keepSessionId)
+    .where("active", "=", 1)
+    .execute();
+  for (const { id } of others) await revokeSession(db, id, now);
+  return others.length;
+}

@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { Configuration, FrontendApi, IdentityApi } from "@ory/client-fetch";
 import { loadConfig } from "../config/config.ts";
-import { startIdentityServer, type RunningIdentityServer } from "../server.ts";
+import type { Courier } from "../courier/courier.ts";
+import { startIdentityServer, type RunningIdentityServer, type StartOptions } from "../server.ts";
 import { CookieJar, specCheckedFetch } from "./http-client.ts";
 
 export interface TestServer {
@@ -11,6 +12,8 @@ export interface TestServer {
   publicUrl: string;
   adminUrl: string;
   dataDir: string;
+  mailboxUrl: string;
+  courier: Courier;
   /** Moves the server's clock forward (flows and sessions expire without waiting). */
   advanceClock(ms: number): void;
   /** A browser-like SDK client with its own cookie jar. */
@@ -18,13 +21,30 @@ export interface TestServer {
   /** A native-app SDK client (no cookies). */
   native(): FrontendApi;
   admin(): IdentityApi;
+  /** The mailbox's messages to one recipient, newest first (GET /messages.json?to=). */
+  messagesTo(recipient: string): Promise<MailboxMessage[]>;
+  /** The code of the newest message to the recipient; fails when there is none. */
+  latestCode(recipient: string): Promise<string>;
   stop(): Promise<void>;
+}
+
+export interface MailboxMessage {
+  id: string;
+  channel: "email" | "sms";
+  recipient: string;
+  subject: string;
+  body: string;
+  code: string | null;
+  template_type: string;
+  status: string;
+  created_at: string;
 }
 
 /** Starts a real server on free ports with a fresh data dir (or `dataDir` to reuse one). */
 export async function startTestServer(
   env: Record<string, string> = {},
   dataDir?: string,
+  options: Pick<StartOptions, "transports" | "courierAutoDispatch"> = {},
 ): Promise<TestServer> {
   const dir = dataDir ?? mkdtempSync(path.join(tmpdir(), "identity-server-test-"));
   let offset = 0;
@@ -33,11 +53,18 @@ export async function startTestServer(
     IDENTITY_ADMIN_PORT: "0",
     IDENTITY_DATA_DIR: dir,
     IDENTITY_LOG_LEVEL: "silent",
+    IDENTITY_MAILBOX_PORT: "0",
     ...env,
   });
   const server = await startIdentityServer(config, {
+    ...options,
     now: () => new Date(Date.now() + offset),
   });
+  const mailboxUrl = server.mailboxUrl ?? "";
+  const messagesTo = async (recipient: string): Promise<MailboxMessage[]> => {
+    const response = await fetch(`${mailboxUrl}/messages.json?to=${encodeURIComponent(recipient)}`);
+    return (await response.json()) as MailboxMessage[];
+  };
   const sdk = (basePath: string, jar?: CookieJar) =>
     // An SPA asks for JSON everywhere (kratos-behaviour §0-1); the SDK does not add Accept itself.
     new Configuration({
@@ -50,6 +77,8 @@ export async function startTestServer(
     publicUrl: server.publicUrl,
     adminUrl: server.adminUrl,
     dataDir: dir,
+    mailboxUrl,
+    courier: server.courier,
     advanceClock(ms) {
       offset += ms;
     },
@@ -59,6 +88,12 @@ export async function startTestServer(
     },
     native: () => new FrontendApi(sdk(server.publicUrl)),
     admin: () => new IdentityApi(sdk(server.adminUrl)),
+    messagesTo,
+    async latestCode(recipient) {
+      const [newest] = await messagesTo(recipient);
+      if (!newest?.code) throw new Error(`no code was sent to ${recipient}`);
+      return newest.code;
+    },
     async stop() {
       await server.close();
       if (!dataDir) rmSync(dir, { recursive: true, force: true });

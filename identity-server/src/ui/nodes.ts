@@ -45,12 +45,35 @@ export interface InputAttributes {
   node_type: "input";
 }
 
-export interface UiNode {
+export interface InputNode {
   type: "input";
   group: NodeGroup;
   attributes: InputAttributes;
   messages: UiText[];
   meta: { label?: UiText };
+}
+
+export interface AnchorAttributes {
+  href: string;
+  title: UiText;
+  id: string;
+  node_type: "a";
+}
+
+export interface AnchorNode {
+  type: "a";
+  group: NodeGroup;
+  attributes: AnchorAttributes;
+  messages: UiText[];
+  meta: { label?: UiText };
+}
+
+// Further node types (img, text for TOTP and backup codes) join this union.
+export type UiNode = InputNode | AnchorNode;
+
+/** Kratos' node.ID(): an input's name, otherwise the attributes' id. */
+export function nodeId(node: UiNode): string {
+  return node.type === "input" ? node.attributes.name : node.attributes.id;
 }
 
 export interface UiContainer {
@@ -68,18 +91,20 @@ export interface InputNodeOptions {
   required?: boolean;
   autocomplete?: string;
   pattern?: string;
+  maxlength?: number;
   options?: { value: unknown }[];
   label?: UiText;
 }
 
 /** Builds an input node with its attributes in the order Kratos encodes them. */
-export function inputNode(options: InputNodeOptions): UiNode {
+export function inputNode(options: InputNodeOptions): InputNode {
   const attributes: InputAttributes = { name: options.name, type: options.type } as InputAttributes;
   if (options.value !== undefined && options.value !== null) attributes.value = options.value;
   if (options.required) attributes.required = true;
   if (options.autocomplete) attributes.autocomplete = options.autocomplete;
   if (options.pattern) attributes.pattern = options.pattern;
   attributes.disabled = false;
+  if (options.maxlength !== undefined) attributes.maxlength = options.maxlength;
   if (options.options) attributes.options = options.options;
   attributes.node_type = "input";
   return {
@@ -92,7 +117,7 @@ export function inputNode(options: InputNodeOptions): UiNode {
 }
 
 /** Sets (or, with undefined/null, removes) a node's value while keeping Kratos' attribute order. */
-export function setNodeValue(node: UiNode, value: unknown): void {
+export function setNodeValue(node: InputNode, value: unknown): void {
   const { name, type, ...rest } = node.attributes;
   delete rest.value;
   node.attributes = {
@@ -103,7 +128,18 @@ export function setNodeValue(node: UiNode, value: unknown): void {
   };
 }
 
-export function csrfNode(token: string): UiNode {
+/** A link node, e.g. verification's "continue" (Kratos' NewAnchorField). */
+export function anchorNode(id: string, href: string, group: NodeGroup, title: UiText): AnchorNode {
+  return {
+    type: "a",
+    group,
+    attributes: { href, title, id, node_type: "a" },
+    messages: [],
+    meta: { label: title },
+  };
+}
+
+export function csrfNode(token: string): InputNode {
   return inputNode({
     name: "csrf_token",
     type: "hidden",
@@ -114,7 +150,7 @@ export function csrfNode(token: string): UiNode {
 }
 
 /** One input per trait, as Kratos' NewInputFieldFromSchema builds them. */
-export function traitNode(path: TraitPath, group: NodeGroup): UiNode {
+export function traitNode(path: TraitPath, group: NodeGroup): InputNode {
   let type: InputType = "text";
   let autocomplete: string | undefined;
   if (path.type === "boolean") type = "checkbox";
@@ -151,15 +187,26 @@ export function traitNode(path: TraitPath, group: NodeGroup): UiNode {
   });
 }
 
-export function findNode(container: UiContainer, name: string): UiNode | undefined {
-  return container.nodes.find((node) => node.attributes.name === name);
+export function findNode(container: UiContainer, id: string): UiNode | undefined {
+  return container.nodes.find((node) => nodeId(node) === id);
 }
 
-/** Replaces the node with the same name, or appends it. */
+export function findInput(container: UiContainer, name: string): InputNode | undefined {
+  return container.nodes.find(
+    (node): node is InputNode => node.type === "input" && node.attributes.name === name,
+  );
+}
+
+/** Replaces the node with the same id (an input's name), or appends it, as Kratos' Upsert. */
 export function upsertNode(container: UiContainer, node: UiNode): void {
-  const index = container.nodes.findIndex((n) => n.attributes.name === node.attributes.name);
+  const index = container.nodes.findIndex((n) => nodeId(n) === nodeId(node));
   if (index === -1) container.nodes.push(node);
   else container.nodes[index] = node;
+}
+
+/** Removes every node of the given groups (Kratos' ClearTransientNodes when given them all). */
+export function removeGroups(container: UiContainer, groups: readonly NodeGroup[]): void {
+  container.nodes = container.nodes.filter((node) => !groups.includes(node.group));
 }
 
 /** Clears form-level and node messages before a flow is re-rendered with new ones. */
@@ -199,7 +246,7 @@ export function flatten(value: unknown, prefix = ""): Record<string, unknown> {
 /** Writes submitted trait values back into the existing trait nodes. */
 export function setTraitValues(container: UiContainer, traits: unknown): void {
   for (const [name, value] of Object.entries(flatten(traits, "traits"))) {
-    const node = findNode(container, name);
+    const node = findInput(container, name);
     if (node) setNodeValue(node, value);
   }
 }
@@ -222,10 +269,13 @@ function goFormat(value: unknown): string {
  */
 export function sortNodes(nodes: UiNode[], options: SortOptions): UiNode[] {
   const position = (node: UiNode): number => {
-    if (node.attributes.name === "method") return nodes.length + options.keys.length + 1;
-    const index = options.keys.findIndex((key) => node.attributes.name.startsWith(key));
+    const id = nodeId(node);
+    if (id === "method") return nodes.length + options.keys.length + 1;
+    const index = options.keys.findIndex((key) => id.startsWith(key));
     return index === -1 ? options.keys.length : index;
   };
+  const value = (node: UiNode): unknown =>
+    node.type === "input" ? node.attributes.value : undefined;
   const groupIndex = (node: UiNode) => options.groups.indexOf(node.group);
   const byGroup = [...nodes].sort((a, b) => groupIndex(a) - groupIndex(b));
   return byGroup.sort((a, b) => {
@@ -236,8 +286,8 @@ export function sortNodes(nodes: UiNode[], options: SortOptions): UiNode[] {
     if (!comparable) return 0;
     const diff = position(a) - position(b);
     if (diff !== 0) return diff;
-    const va = goFormat(a.attributes.value);
-    const vb = goFormat(b.attributes.value);
+    const va = goFormat(value(a));
+    const vb = goFormat(value(b));
     return va < vb ? -1 : va > vb ? 1 : 0;
   });
 }

@@ -8,7 +8,7 @@ import type { Identity } from "../../identity/identity.ts";
 import { normalizeEmail } from "../../identity/normalize.ts";
 import { findIdentityByIdentifier } from "../../store/identities.ts";
 import { uiText } from "../../text/messages.ts";
-import { csrfNode, findNode, inputNode, setNodeValue, upsertNode } from "../../ui/nodes.ts";
+import { csrfNode, findInput, inputNode, setNodeValue, upsertNode } from "../../ui/nodes.ts";
 import { ValidationError, type FieldMessage } from "../../ui/validation-error.ts";
 import { spendDummyVerification, verifyPassword } from "./hasher.ts";
 import { passwordNode, passwordSubmitNode } from "./nodes.ts";
@@ -66,9 +66,9 @@ export async function passwordLogin(
 ): Promise<Identity> {
   let identifier = "";
   const prepareForRerender = () => {
-    const password = findNode(flow.ui, "password");
+    const password = findInput(flow.ui, "password");
     if (password) setNodeValue(password, undefined);
-    const identifierNode = findNode(flow.ui, "identifier");
+    const identifierNode = findInput(flow.ui, "identifier");
     if (identifierNode) setNodeValue(identifierNode, identifier);
     if (flow.type === "browser")
       upsertNode(flow.ui, csrfNode(csrfTokenFor(request, reply, ctx.cookies)));

@@ -1,7 +1,7 @@
 import { uiText } from "../../text/messages.ts";
-import { inputNode, type UiNode } from "../../ui/nodes.ts";
+import { inputNode, type InputNode } from "../../ui/nodes.ts";
 
-export function passwordNode(autocomplete: "current-password" | "new-password"): UiNode {
+export function passwordNode(autocomplete: "current-password" | "new-password"): InputNode {
   return inputNode({
     name: "password",
     type: "password",
@@ -13,7 +13,7 @@ export function passwordNode(autocomplete: "current-password" | "new-password"):
 }
 
 /** The `method=password` submit button; its label differs per screen (sign in / sign up). */
-export function passwordSubmitNode(labelId: number): UiNode {
+export function passwordSubmitNode(labelId: number): InputNode {
   return inputNode({
     name: "method",
     type: "submit",

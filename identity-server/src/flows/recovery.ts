@@ -1,0 +1,333 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { ServerContext } from "../context.ts";
+import { isJsonRequest } from "../http/content-negotiation.ts";
+import { csrfTokenForFlowType, regenerateCsrfSecret } from "../http/csrf.ts";
+import { HerodotError } from "../http/errors.ts";
+import { decodeFlowBody } from "../http/flow-body.ts";
+import { secureRedirectTo } from "../http/return-to.ts";
+import type { Identity, VerifiableAddress } from "../identity/identity.ts";
+import {
+  restoreRecoveryAddressInput,
+  showRecoveryCodeForm,
+} from "../methods/code/recovery-nodes.ts";
+import { sendRecoveryCode } from "../methods/code/send-code.ts";
+import { CodeNotFoundError, useOneTimeCode } from "../methods/code/use-code.ts";
+import { fetchSession } from "../session/session-manager.ts";
+import { deleteCodesOfFlow, type StoredCode } from "../store/codes.ts";
+import { findFlow, insertFlow, updateFlow } from "../store/flows.ts";
+import { findIdentity } from "../store/identities.ts";
+import { uiText, type UiText } from "../text/messages.ts";
+import { addMessage } from "../ui/nodes.ts";
+import { ValidationError } from "../ui/validation-error.ts";
+import { alreadyLoggedInForRecovery } from "./already-logged-in.ts";
+import { ensureCsrf } from "./csrf-check.ts";
+import { forwardError, sendError } from "./errors.ts";
+import {
+  ensureFlowValid,
+  flowFetchUrl,
+  uiUrl,
+  writeFlowError,
+  type FlowErrorPolicy,
+} from "./flow-errors.ts";
+import { flowIdFromQuery } from "./flow-id.ts";
+import { flowJson, type Flow, type FlowType } from "./flow.ts";
+import { sendRedirectOrJson } from "./flow-responses.ts";
+import { sendStoredFlow } from "./get-flow.ts";
+import { buildRecoveryFlow, skipsCsrf } from "./recovery-flow.ts";
+import { completeRecovery } from "./recovery-success.ts";
+
+const recoveryFields = [
+  { name: "method", type: "string" },
+  { name: "code", type: "string" },
+  { name: "email", type: "string" },
+  { name: "csrf_token", type: "string" },
+  { name: "token", type: "string" },
+  { name: "transient_payload", type: "object" },
+] as const;
+
+interface RecoveryBody {
+  method: string | undefined;
+  code: string;
+  email: string;
+  token: string;
+  csrfToken: string | undefined;
+  transientPayload: Record<string, unknown>;
+}
+
+async function decodeRecoveryBody(request: FastifyRequest): Promise<RecoveryBody> {
+  const body = await decodeFlowBody(request, recoveryFields);
+  const text = (key: string) => (typeof body[key] === "string" ? body[key] : "");
+  return {
+    method: text("method") || undefined,
+    code: text("code"),
+    email: text("email"),
+    token: text("token"),
+    csrfToken: text("csrf_token") || undefined,
+    transientPayload: (body.transient_payload ?? {}) as Record<string, unknown>,
+  };
+}
+
+function errorPolicy(
+  ctx: ServerContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): FlowErrorPolicy {
+  return {
+    kind: "recovery",
+    uiPath: "/recovery",
+    redirectStatus: 303,
+    expiredMessageId: 4060005,
+    expiredAnswer: "redirect-to-flow",
+    sortOptions: undefined,
+    async replace(old) {
+      const replacement = buildRecoveryFlow(ctx, request, reply, old.type);
+      replacement.requestUrl = old.requestUrl;
+      replacement.returnTo = old.returnTo;
+      replacement.locale = old.locale;
+      await insertFlow(ctx.db, replacement);
+      return replacement;
+    },
+  };
+}
+
+/** A step went through: browsers see the recovery UI again, JSON and API clients get the flow. */
+function answerStep(
+  ctx: ServerContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  flow: Flow,
+): FastifyReply {
+  if (flow.type === "browser" && !isJsonRequest(request)) {
+    return reply.redirect(uiUrl(ctx, "/recovery", flow.id), 303);
+  }
+  return reply.send(flowJson(flow));
+}
+
+/**
+ * Kratos' retryRecoveryFlow: the flow cannot go on, so a fresh one carries the message (or the
+ * error, if it can be shown in a form) and the client is sent to it: JSON clients by a 303 to
+ * `/self-service/recovery/flows?id=`, browsers to the recovery UI. Errors that cannot be shown
+ * (403, 500…) are thrown for the caller's error handling.
+ */
+async function retryRecovery(
+  ctx: ServerContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  type: FlowType,
+  reason: { message: UiText } | { error: unknown },
+): Promise<FastifyReply> {
+  let message: UiText;
+  if ("message" in reason) {
+    message = reason.message;
+  } else if (reason.error instanceof HerodotError && reason.error.id === "identity_disabled") {
+    message = uiText(4010011);
+  } else if (reason.error instanceof HerodotError && reason.error.code === 400) {
+    message = uiText(4000001, { reason: reason.error.reason ?? reason.error.message });
+  } else {
+    throw reason.error;
+  }
+  regenerateCsrfSecret(request, reply, ctx.cookies);
+  const flow = buildRecoveryFlow(ctx, request, reply, type);
+  addMessage(flow.ui, { field: "", message });
+  await insertFlow(ctx.db, flow);
+  if (isJsonRequest(request)) return reply.redirect(flowFetchUrl(ctx, "recovery", flow.id), 303);
+  return reply.redirect(uiUrl(ctx, "/recovery", flow.id), 303);
+}
+
+/** Self-service codes prove the address they were sent to, so it becomes verified. */
+function addressProvenBy(
+  identity: Identity,
+  code: StoredCode,
+  now: Date,
+): VerifiableAddress | undefined {
+  if (code.type !== "self_service") return undefined;
+  const address = identity.verifiableAddresses.find((a) => a.value === code.addressValue);
+  if (!address) return undefined;
+  address.verified = true;
+  address.verifiedAt = now;
+  address.status = "completed";
+  address.updatedAt = now;
+  return address;
+}
+
+/**
+ * A code (or an administrator's link token) was submitted: right → recovered; a wrong code → the
+ * same flow with 4060006; a wrong link → a new flow with 4060004 (Kratos' link strategy); too many
+ * tries or a spent code → a new flow with the reason.
+ */
+async function useSecret(
+  ctx: ServerContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  flow: Flow,
+  secret: string,
+  kind: "code" | "link",
+): Promise<FastifyReply> {
+  let code: StoredCode;
+  try {
+    code = await useOneTimeCode(ctx, flow, "recovery", secret);
+  } catch (error) {
+    if (!(error instanceof CodeNotFoundError)) {
+      return retryRecovery(ctx, request, reply, flow.type, { error });
+    }
+    if (kind === "link") {
+      return retryRecovery(ctx, request, reply, flow.type, { message: uiText(4060004) });
+    }
+    flow.ui.messages = [uiText(4060006)];
+    await updateFlow(ctx.db, flow, ctx.now());
+    return answerStep(ctx, request, reply, flow);
+  }
+  const identity = await findIdentity(ctx.db, code.identityId);
+  if (!identity || identity.state !== "active") {
+    return retryRecovery(ctx, request, reply, flow.type, { message: uiText(4010011) });
+  }
+  const verified = addressProvenBy(identity, code, ctx.now());
+  return completeRecovery(ctx, request, reply, flow, identity, verified);
+}
+
+/** The address form: delete older codes, send a new one if the address is known, show the code form. */
+async function sendCode(
+  ctx: ServerContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  flow: Flow,
+  body: RecoveryBody,
+): Promise<FastifyReply> {
+  const csrfToken = () => csrfTokenForFlowType(request, reply, ctx.cookies, flow.type);
+  if (body.email === "") {
+    restoreRecoveryAddressInput(flow, csrfToken(), "");
+    throw ValidationError.of("email", uiText(4000002, { property: "email" }));
+  }
+  if (!/^[^@\s]+@[^@\s]+$/.test(body.email.trim())) {
+    restoreRecoveryAddressInput(flow, csrfToken(), body.email);
+    throw ValidationError.of(
+      "email",
+      uiText(4000001, { reason: `${JSON.stringify(body.email)} is not valid "email"` }),
+    );
+  }
+  flow.active = "code";
+  flow.state = "sent_email";
+  showRecoveryCodeForm(flow, csrfToken(), body.email);
+  // The same statements run for known and unknown addresses except the code and message inserts,
+  // so neither the answer nor its timing tells whether the address has an account.
+  await ctx.db.transaction().execute(async (trx) => {
+    await deleteCodesOfFlow(trx, flow.id);
+    await sendRecoveryCode(trx, ctx, flow, body.email);
+    await updateFlow(trx, flow, ctx.now());
+  });
+  flow.transientPayload = body.transientPayload;
+  return answerStep(ctx, request, reply, flow);
+}
+
+async function submitRecovery(
+  ctx: ServerContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
+  const policy = errorPolicy(ctx, request, reply);
+  let flow: Flow | undefined;
+  try {
+    flow = await findFlow(ctx.db, "recovery", flowIdFromQuery(request.query));
+    if (!flow) {
+      throw new HerodotError(404, {
+        reason: "The recovery request could not be found. Please restart the flow.",
+      });
+    }
+  } catch (error) {
+    return writeFlowError(ctx, request, reply, undefined, error, policy);
+  }
+  try {
+    ensureFlowValid(flow, ctx.now());
+    if (flow.active !== "code") throw ValidationError.of("", uiText(4010005));
+    const body = await decodeRecoveryBody(request);
+
+    // The administrator's recovery link (our stand-in for Kratos' link strategy).
+    if (request.method === "GET" && body.token !== "") {
+      return await useSecret(ctx, request, reply, flow, body.token, "link");
+    }
+
+    if (!skipsCsrf(flow)) {
+      try {
+        ensureCsrf(ctx, request, flow, body.csrfToken);
+      } catch (error) {
+        // A broken CSRF check means the flow is lost; Kratos starts a new browser flow.
+        return await retryRecovery(ctx, request, reply, "browser", { error });
+      }
+    }
+    flow.ui.messages = undefined;
+    for (const node of flow.ui.nodes) node.messages = [];
+
+    // Without an address, a flow past the first screen is a code submission.
+    if (flow.state !== "choose_method" && body.email === "") {
+      return await useSecret(ctx, request, reply, flow, body.code, "code");
+    }
+
+    if (await fetchSession(ctx, request)) {
+      if (isJsonRequest(request)) return sendError(reply, alreadyLoggedInForRecovery());
+      return reply.redirect(ctx.config.defaultReturnUrl, 302);
+    }
+    if (body.method !== "code") throw ValidationError.of("", uiText(4010005));
+
+    switch (flow.state) {
+      case "choose_method":
+      case "sent_email":
+        return await sendCode(ctx, request, reply, flow, body);
+      case "passed_challenge":
+        return await retryRecovery(ctx, request, reply, flow.type, { message: uiText(4060001) });
+      default:
+        return await retryRecovery(ctx, request, reply, flow.type, { message: uiText(4060002) });
+    }
+  } catch (error) {
+    return writeFlowError(ctx, request, reply, flow, error, policy);
+  }
+}
+
+/** Recovery is for people who cannot sign in: with a session, browsers go on, others get 400. */
+async function refuseSignedIn(
+  ctx: ServerContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply | undefined> {
+  if (!(await fetchSession(ctx, request))) return undefined;
+  if (isJsonRequest(request)) return sendError(reply, alreadyLoggedInForRecovery());
+  let target = ctx.config.defaultReturnUrl;
+  try {
+    target = secureRedirectTo(ctx.returnToPolicy, {
+      sourceUrl: `${ctx.config.publicBaseUrl}${request.url}`,
+    });
+  } catch {
+    // An unacceptable return_to falls back to the default, as Kratos' RedirectOnAuthenticated does.
+  }
+  return reply.redirect(target, 302);
+}
+
+export function registerRecoveryRoutes(app: FastifyInstance, ctx: ServerContext): void {
+  app.get("/self-service/recovery/browser", async (request, reply) => {
+    try {
+      const refused = await refuseSignedIn(ctx, request, reply);
+      if (refused) return refused;
+      const flow = buildRecoveryFlow(ctx, request, reply, "browser");
+      await insertFlow(ctx.db, flow);
+      return sendRedirectOrJson(request, reply, flow, uiUrl(ctx, "/recovery", flow.id));
+    } catch (error) {
+      return forwardError(ctx, request, reply, error);
+    }
+  });
+
+  app.get("/self-service/recovery/api", async (request, reply) => {
+    try {
+      if (await fetchSession(ctx, request)) return sendError(reply, alreadyLoggedInForRecovery());
+      const flow = buildRecoveryFlow(ctx, request, reply, "api");
+      await insertFlow(ctx.db, flow);
+      return reply.send(flowJson(flow));
+    } catch (error) {
+      return sendError(reply, error);
+    }
+  });
+
+  app.get("/self-service/recovery/flows", (request, reply) =>
+    sendStoredFlow(ctx, request, reply, "recovery"),
+  );
+  app.post("/self-service/recovery", (request, reply) => submitRecovery(ctx, request, reply));
+  app.get("/self-service/recovery", (request, reply) => submitRecovery(ctx, request, reply));
+}

@@ -1,0 +1,279 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { ServerContext } from "../context.ts";
+import { acceptsJson, isJsonRequest } from "../http/content-negotiation.ts";
+import { forbidden, HerodotError, notFoundRow } from "../http/errors.ts";
+import { secureRedirectTo } from "../http/return-to.ts";
+import type { Identity } from "../identity/identity.ts";
+import { submittedMethod } from "../methods/method-of.ts";
+import { passwordSettingsUpdate } from "../methods/password/settings.ts";
+import { profileSettingsUpdate } from "../methods/profile/settings.ts";
+import {
+  noActiveSession,
+  sessionCredentialsMissing,
+  sessionRefreshRequired,
+} from "../session/errors.ts";
+import {
+  fetchSession,
+  issueSessionCookie,
+  type ActiveSession,
+} from "../session/session-manager.ts";
+import { findFlow, insertFlow, updateFlow } from "../store/flows.ts";
+import { DuplicateIdentityError, updateIdentity } from "../store/identities.ts";
+import { uiText } from "../text/messages.ts";
+import { ValidationError } from "../ui/validation-error.ts";
+import { redirectBrowserTo } from "./continue-with.ts";
+import { forwardError, sendError } from "./errors.ts";
+import { ensureFlowValid, uiUrl, writeFlowError, type FlowErrorPolicy } from "./flow-errors.ts";
+import { flowIdFromQuery, isUuid } from "./flow-id.ts";
+import type { Flow, FlowType } from "./flow.ts";
+import { expiredFlowFetchError } from "./get-flow.ts";
+import { ReauthenticationRequired } from "./reauthentication.ts";
+import {
+  buildSettingsFlow,
+  populateSettings,
+  renderSettingsFlow,
+  settingsSort,
+} from "./settings-flow.ts";
+import { startVerification } from "./verification-flow.ts";
+
+function errorPolicy(
+  ctx: ServerContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  identity: Identity,
+): FlowErrorPolicy {
+  return {
+    kind: "settings",
+    uiPath: "/settings",
+    redirectStatus: 303,
+    expiredMessageId: 4050001,
+    expiredAnswer: "gone",
+    sortOptions: settingsSort(ctx),
+    async replace(old) {
+      const replacement = buildSettingsFlow(ctx, request, reply, identity, old.type);
+      replacement.requestUrl = old.requestUrl;
+      replacement.returnTo = old.returnTo;
+      await insertFlow(ctx.db, replacement);
+      return replacement;
+    },
+    render: (flow) => renderSettingsFlow(ctx, flow),
+  };
+}
+
+/** Fetch and submit without a session: JSON 401 without an id, browsers 302 to the login UI. */
+function answerUnauthenticated(
+  ctx: ServerContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): FastifyReply {
+  if (isJsonRequest(request)) return sendError(reply, sessionCredentialsMissing());
+  return reply.redirect(`${ctx.config.uiBaseUrl}/login`, 302);
+}
+
+function identityMismatch(reason: string): HerodotError {
+  return forbidden(reason, { id: "security_identity_mismatch" });
+}
+
+/**
+ * A change that needs a fresh sign-in: 403 `session_refresh_required` for JSON and API clients,
+ * a 303 for browsers, both pointing at a refresh login that returns to this submission.
+ */
+function answerReauthentication(
+  ctx: ServerContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  flow: Flow,
+): FastifyReply {
+  const login = new URL(`${ctx.config.publicBaseUrl}/self-service/login/browser`);
+  login.searchParams.set("refresh", "true");
+  login.searchParams.set("return_to", `${ctx.config.publicBaseUrl}${request.url}`);
+  const target = login.toString();
+  if (flow.type === "api" || isJsonRequest(request)) {
+    return sendError(reply, sessionRefreshRequired(target));
+  }
+  return reply.redirect(target, 303);
+}
+
+/**
+ * Kratos' PostSettingsHook: saves the identity, rebuilds the whole form with 1050001 and state
+ * `success`, sends a verification code to a new address, then answers per client.
+ */
+async function completeSettings(
+  ctx: ServerContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  flow: Flow,
+  active: ActiveSession,
+  updated: Identity,
+): Promise<FastifyReply> {
+  const returnTo = secureRedirectTo(ctx.returnToPolicy, {
+    sourceUrl: flow.requestUrl,
+    defaultReturnUrl: uiUrl(ctx, "/settings", flow.id),
+  });
+  const done: Flow = { ...flow, state: "success", ui: { ...flow.ui, nodes: [] } };
+  populateSettings(ctx, request, reply, done, updated);
+  done.ui.messages = [uiText(1050001)];
+  try {
+    await ctx.db.transaction().execute(async (trx) => {
+      await updateIdentity(trx, updated);
+      await updateFlow(trx, done, ctx.now());
+      // The auto verification hook: the first address nobody has sent a code to yet gets one.
+      await startVerification(
+        trx,
+        ctx,
+        request,
+        reply,
+        done,
+        updated,
+        (a) => a.status === "pending",
+      );
+    });
+  } catch (error) {
+    if (error instanceof DuplicateIdentityError) throw ValidationError.of("", uiText(4000007));
+    throw error;
+  }
+
+  if (flow.type === "api") return reply.send(await renderSettingsFlow(ctx, done));
+  await issueSessionCookie(ctx, request, reply, active.session, active.token);
+  if (isJsonRequest(request)) {
+    done.continueWith = [redirectBrowserTo(returnTo)];
+    return reply.send(await renderSettingsFlow(ctx, done));
+  }
+  return reply.redirect(returnTo, 303);
+}
+
+async function submitSettings(
+  ctx: ServerContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
+  const active = await fetchSession(ctx, request);
+  if (!active) return answerUnauthenticated(ctx, request, reply);
+  const policy = errorPolicy(ctx, request, reply, active.identity);
+  let flow: Flow | undefined;
+  try {
+    flow = await findFlow(ctx.db, "settings", flowIdFromQuery(request.query));
+    if (!flow) {
+      throw new HerodotError(404, {
+        reason: "The settings request could not be found. Please restart the flow.",
+      });
+    }
+  } catch (error) {
+    return writeFlowError(ctx, request, reply, undefined, error, policy);
+  }
+  try {
+    ensureFlowValid(flow, ctx.now());
+    if (flow.identityId !== active.identity.id) {
+      throw identityMismatch(
+        "The request was initiated by someone else and has been blocked for security reasons. Please go back and try again.",
+      );
+    }
+    const method = await submittedMethod(request);
+    // Back from a refresh login, a browser lands here by GET without a form; show it the flow.
+    if (request.method === "GET" && method === undefined && !isJsonRequest(request)) {
+      return reply.redirect(uiUrl(ctx, "/settings", flow.id), 303);
+    }
+    let updated: Identity;
+    switch (method) {
+      case "profile":
+        updated = await profileSettingsUpdate(
+          ctx,
+          request,
+          reply,
+          flow,
+          active.session,
+          active.identity,
+        );
+        break;
+      case "password":
+        updated = await passwordSettingsUpdate(
+          ctx,
+          request,
+          reply,
+          flow,
+          active.session,
+          active.identity,
+        );
+        break;
+      default:
+        throw ValidationError.of("", uiText(4010004));
+    }
+    return await completeSettings(ctx, request, reply, flow, active, updated);
+  } catch (error) {
+    if (error instanceof ReauthenticationRequired) {
+      return answerReauthentication(ctx, request, reply, flow);
+    }
+    return writeFlowError(ctx, request, reply, flow, error, policy);
+  }
+}
+
+async function createSettingsFlow(
+  ctx: ServerContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  active: ActiveSession,
+  type: FlowType,
+): Promise<Flow> {
+  const flow = buildSettingsFlow(ctx, request, reply, active.identity, type);
+  await insertFlow(ctx.db, flow);
+  return flow;
+}
+
+export function registerSettingsRoutes(app: FastifyInstance, ctx: ServerContext): void {
+  app.get("/self-service/settings/browser", async (request, reply) => {
+    try {
+      const active = await fetchSession(ctx, request);
+      if (!active) {
+        if (isJsonRequest(request)) return sendError(reply, noActiveSession());
+        // Only the original return_to travels to the login (Kratos' TakeOverReturnToParameter).
+        const login = new URL(`${ctx.config.publicBaseUrl}/self-service/login/browser`);
+        const returnTo = (request.query as Record<string, string | undefined>).return_to;
+        if (returnTo) login.searchParams.set("return_to", returnTo);
+        return reply.redirect(login.toString(), 303);
+      }
+      const flow = await createSettingsFlow(ctx, request, reply, active, "browser");
+      if (!acceptsJson(request)) return reply.redirect(uiUrl(ctx, "/settings", flow.id), 303);
+      return reply.send(await renderSettingsFlow(ctx, flow));
+    } catch (error) {
+      return forwardError(ctx, request, reply, error);
+    }
+  });
+
+  app.get("/self-service/settings/api", async (request, reply) => {
+    try {
+      const active = await fetchSession(ctx, request);
+      if (!active) {
+        throw noActiveSession(
+          "This endpoint can only be accessed with a valid session. Please log in and try again.",
+        );
+      }
+      const flow = await createSettingsFlow(ctx, request, reply, active, "api");
+      return reply.send(await renderSettingsFlow(ctx, flow));
+    } catch (error) {
+      return sendError(reply, error);
+    }
+  });
+
+  app.get("/self-service/settings/flows", async (request, reply) => {
+    const active = await fetchSession(ctx, request);
+    if (!active) return answerUnauthenticated(ctx, request, reply);
+    const id = (request.query as Record<string, string | undefined>).id ?? "";
+    const flow = isUuid(id) ? await findFlow(ctx.db, "settings", id.toLowerCase()) : undefined;
+    if (!flow) return sendError(reply, notFoundRow());
+    if (flow.identityId !== active.identity.id) {
+      return sendError(
+        reply,
+        identityMismatch(
+          "The request was made for another identity and has been blocked for security reasons.",
+        ),
+      );
+    }
+    if (flow.expiresAt < ctx.now()) {
+      return sendError(reply, expiredFlowFetchError(ctx, flow, { withId: false }));
+    }
+    return reply.send(await renderSettingsFlow(ctx, flow));
+  });
+
+  app.post("/self-service/settings", (request, reply) => submitSettings(ctx, request, reply));
+  app.get("/self-service/settings", (request, reply) => submitSettings(ctx, request, reply));
+}

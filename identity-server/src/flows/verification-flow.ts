@@ -1,0 +1,105 @@
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { ServerContext } from "../context.ts";
+import { csrfTokenFor } from "../http/csrf.ts";
+import { secureRedirectTo } from "../http/return-to.ts";
+import type { Identity, VerifiableAddress } from "../identity/identity.ts";
+import { sendVerificationCodeTo } from "../methods/code/send-code.ts";
+import {
+  showVerificationAddressForm,
+  showVerificationCodeForm,
+} from "../methods/code/verification-nodes.ts";
+import { insertFlow } from "../store/flows.ts";
+import type { Executor } from "../store/schema.ts";
+import { showVerificationUi, type ContinueWithVerificationUi } from "./continue-with.ts";
+import { uiUrl } from "./flow-errors.ts";
+import type { Flow, FlowType } from "./flow.ts";
+import { newFlow } from "./new-flow.ts";
+
+/** A browser flow's anti-CSRF token; verification flows of native apps carry none. */
+export function verificationCsrfToken(
+  ctx: ServerContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  flow: Flow,
+): string | undefined {
+  return flow.type === "browser" ? csrfTokenFor(request, reply, ctx.cookies) : undefined;
+}
+
+/** A new verification flow asking for an address (Kratos' verification.NewFlow); not yet stored. */
+export function buildVerificationFlow(
+  ctx: ServerContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  type: FlowType,
+): Flow {
+  const flow = newFlow(ctx, request, reply, "verification", type);
+  flow.active = "code";
+  showVerificationAddressForm(flow, verificationCsrfToken(ctx, request, reply, flow));
+  return flow;
+}
+
+/** Where the "continue" link of a finished verification points: its return_to, else the default. */
+export function verificationContinueUrl(ctx: ServerContext, flow: Flow): string {
+  try {
+    return secureRedirectTo(ctx.returnToPolicy, { sourceUrl: flow.requestUrl });
+  } catch {
+    return ctx.config.defaultReturnUrl;
+  }
+}
+
+/**
+ * The request URL a hook-made verification flow inherits from the flow that caused it, with
+ * `after_verification_return_to` becoming its `return_to` (Kratos' NewPostHookFlow).
+ */
+function inheritedRequestUrl(origin: Flow): string {
+  try {
+    const url = new URL(origin.requestUrl);
+    const after = url.searchParams.get("after_verification_return_to");
+    if (after) url.searchParams.set("return_to", after);
+    url.searchParams.delete("after_verification_return_to");
+    return url.toString();
+  } catch {
+    return origin.requestUrl;
+  }
+}
+
+export interface StartedVerification {
+  flow: Flow;
+  address: VerifiableAddress;
+  continueWith: ContinueWithVerificationUi;
+}
+
+/**
+ * Kratos' verification hook: for the first of the identity's addresses that `needsCode` picks, a
+ * verification flow is created already in `sent_email`, a code is sent and the address becomes
+ * "sent". Run it in the transaction that stores what caused it; returns what to show next.
+ */
+export async function startVerification(
+  db: Executor,
+  ctx: ServerContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  origin: Flow,
+  identity: Identity,
+  needsCode: (address: VerifiableAddress) => boolean,
+): Promise<StartedVerification | undefined> {
+  const address = identity.verifiableAddresses.find((a) => a.value !== "" && needsCode(a));
+  if (!address) return undefined;
+  const flow = newFlow(ctx, request, reply, "verification", origin.type);
+  flow.requestUrl = inheritedRequestUrl(origin);
+  flow.returnTo = new URL(flow.requestUrl).searchParams.get("return_to") || undefined;
+  flow.locale = origin.locale;
+  flow.identityId = identity.id;
+  flow.active = "code";
+  flow.state = "sent_email";
+  showVerificationCodeForm(
+    flow,
+    verificationCsrfToken(ctx, request, reply, flow),
+    { name: address.via, address: address.value },
+    address.via,
+  );
+  await insertFlow(db, flow);
+  await sendVerificationCodeTo(db, ctx, flow, identity.id, address);
+  const url = flow.type === "browser" ? uiUrl(ctx, "/verification", flow.id) : undefined;
+  return { flow, address, continueWith: showVerificationUi(flow.id, address.value, url) };
+}

@@ -1,0 +1,143 @@
+import { randomUUID } from "node:crypto";
+import type { ServerContext } from "../../context.ts";
+import type { Flow } from "../../flows/flow.ts";
+import type { VerifiableAddress } from "../../identity/identity.ts";
+import { normalizeAddress, normalizeEmail } from "../../identity/normalize.ts";
+import { insertCode } from "../../store/codes.ts";
+import {
+  findIdentity,
+  findIdentityIdByRecoveryAddress,
+  findIdentityIdByVerifiableAddress,
+  updateVerifiableAddress,
+} from "../../store/identities.ts";
+import type { Executor } from "../../store/schema.ts";
+import { asLocale } from "../../text/locale.ts";
+import { generateCode, hmacCode } from "./one-time-code.ts";
+
+/** Kratos' hackyInferChannel: an address with "@" is an e-mail, anything else a phone number. */
+export function channelOf(address: string): "email" | "sms" {
+  return address.includes("@") ? "email" : "sms";
+}
+
+function expiresInMinutes(ctx: ServerContext): number {
+  return Math.floor(ctx.config.codeLifespanMs / 60_000);
+}
+
+/**
+ * Sends a recovery code if the e-mail address is a known recovery address. For an unknown address
+ * nothing is stored or sent, and the caller answers exactly as for a known one, so the answer does
+ * not reveal who has an account. Returns whether a code was sent.
+ */
+export async function sendRecoveryCode(
+  db: Executor,
+  ctx: ServerContext,
+  flow: Flow,
+  email: string,
+): Promise<boolean> {
+  const value = normalizeEmail(email);
+  const identityId = await findIdentityIdByRecoveryAddress(db, "email", value);
+  if (!identityId) {
+    ctx.logger.info(
+      { flow_id: flow.id, via: "email" },
+      "Account recovery was requested for an unknown address.",
+    );
+    return false;
+  }
+  const code = generateCode();
+  const now = ctx.now();
+  await insertCode(db, {
+    id: randomUUID(),
+    flowId: flow.id,
+    kind: "recovery",
+    hmac: hmacCode(ctx.secret, code),
+    type: "self_service",
+    identityId,
+    addressValue: value,
+    addressVia: "email",
+    usedAt: undefined,
+    expiresAt: new Date(now.getTime() + ctx.config.codeLifespanMs),
+    issuedAt: now,
+  });
+  await ctx.courier.queue(db, {
+    channel: "email",
+    recipient: value,
+    templateType: "recovery_code_valid",
+    locale: asLocale(flow.locale),
+    data: { code, expiresInMinutes: expiresInMinutes(ctx) },
+  });
+  return true;
+}
+
+/**
+ * Sends a verification code for one of an identity's addresses: e-mail by e-mail (with a link that
+ * fills the code in), phone numbers by text message. The address moves from "pending" to "sent";
+ * an address that is verified already keeps its "completed" state.
+ */
+export async function sendVerificationCodeTo(
+  db: Executor,
+  ctx: ServerContext,
+  flow: Flow,
+  identityId: string,
+  address: VerifiableAddress,
+): Promise<void> {
+  const code = generateCode();
+  const now = ctx.now();
+  await insertCode(db, {
+    id: randomUUID(),
+    flowId: flow.id,
+    kind: "verification",
+    hmac: hmacCode(ctx.secret, code),
+    type: "self_service",
+    identityId,
+    addressValue: address.value,
+    addressVia: address.via,
+    usedAt: undefined,
+    expiresAt: new Date(now.getTime() + ctx.config.codeLifespanMs),
+    issuedAt: now,
+  });
+  const link = new URL(`${ctx.config.publicBaseUrl}/self-service/verification`);
+  link.searchParams.set("code", code);
+  link.searchParams.set("flow", flow.id);
+  await ctx.courier.queue(db, {
+    channel: address.via,
+    recipient: address.value,
+    templateType: "verification_code_valid",
+    locale: asLocale(flow.locale),
+    data: {
+      code,
+      expiresInMinutes: expiresInMinutes(ctx),
+      ...(address.via === "email" ? { verificationUrl: link.toString() } : {}),
+    },
+  });
+  if (!address.verified) {
+    address.status = "sent";
+    address.updatedAt = now;
+    await updateVerifiableAddress(db, address);
+  }
+}
+
+/**
+ * Verification by address: sends a code when the address belongs to an identity, and silently does
+ * nothing otherwise (Kratos answers the same either way). Returns whether a code was sent.
+ */
+export async function sendVerificationCodeFor(
+  db: Executor,
+  ctx: ServerContext,
+  flow: Flow,
+  submitted: string,
+): Promise<boolean> {
+  const via = channelOf(submitted);
+  const value = normalizeAddress(submitted, via);
+  const ownerId = await findIdentityIdByVerifiableAddress(db, via, value);
+  const identity = ownerId ? await findIdentity(db, ownerId) : undefined;
+  const address = identity?.verifiableAddresses.find((a) => a.via === via && a.value === value);
+  if (!identity || !address) {
+    ctx.logger.info(
+      { flow_id: flow.id, via },
+      "Address verification was requested for an unknown address.",
+    );
+    return false;
+  }
+  await sendVerificationCodeTo(db, ctx, flow, identity.id, address);
+  return true;
+}

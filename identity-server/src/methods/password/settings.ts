@@ -1,0 +1,87 @@
+import { randomUUID } from "node:crypto";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { ServerContext } from "../../context.ts";
+import { ensureCsrf } from "../../flows/csrf-check.ts";
+import type { Flow } from "../../flows/flow.ts";
+import { ReauthenticationRequired } from "../../flows/reauthentication.ts";
+import { csrfTokenForFlowType } from "../../http/csrf.ts";
+import { decodeFlowBody } from "../../http/flow-body.ts";
+import type { Identity } from "../../identity/identity.ts";
+import { isPrivileged } from "../../session/privileged.ts";
+import type { Session } from "../../session/session.ts";
+import { uiText } from "../../text/messages.ts";
+import { csrfNode, upsertNode } from "../../ui/nodes.ts";
+import { ValidationError } from "../../ui/validation-error.ts";
+import { hashPassword, verifyPassword } from "./hasher.ts";
+import { passwordNode, passwordSubmitNode } from "./nodes.ts";
+import { passwordPolicyViolation } from "./policy.ts";
+
+const passwordFields = [
+  { name: "csrf_token", type: "string" },
+  { name: "method", type: "string" },
+  { name: "password", type: "string" },
+  { name: "transient_payload", type: "object" },
+] as const;
+
+/** The password group: a new password and "Save" (1070003). */
+export function populatePasswordSettings(flow: Flow, csrfToken: string): void {
+  upsertNode(flow.ui, csrfNode(csrfToken));
+  upsertNode(flow.ui, passwordNode("new-password"));
+  flow.ui.nodes.push(passwordSubmitNode(1070003));
+}
+
+/**
+ * The password strategy's settings update, in Kratos' order: CSRF, privileged session, password
+ * present, not the current password (4000039), password policy. Returns the identity to save.
+ */
+export async function passwordSettingsUpdate(
+  ctx: ServerContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  flow: Flow,
+  session: Session,
+  identity: Identity,
+): Promise<Identity> {
+  try {
+    const body = await decodeFlowBody(request, passwordFields);
+    ensureCsrf(
+      ctx,
+      request,
+      flow,
+      typeof body.csrf_token === "string" ? body.csrf_token : undefined,
+    );
+    if (!isPrivileged(ctx, session)) throw new ReauthenticationRequired();
+    const password = typeof body.password === "string" ? body.password : "";
+    if (password === "") {
+      throw ValidationError.of("password", uiText(4000002, { property: "password" }));
+    }
+    const current = identity.credentials.find((c) => c.type === "password");
+    const currentHash = current?.config.hashed_password;
+    if (typeof currentHash === "string" && (await verifyPassword(password, currentHash))) {
+      throw ValidationError.of("password", uiText(4000039));
+    }
+    const identifiers = ctx.schema.derive(identity.traits).passwordIdentifiers;
+    for (const identifier of identifiers.length > 0 ? identifiers : [""]) {
+      const violation = passwordPolicyViolation(password, identifier, ctx.config.passwordMinLength);
+      if (violation) throw ValidationError.of("password", violation);
+    }
+    const now = ctx.now();
+    const credential = {
+      id: current?.id ?? randomUUID(),
+      type: "password",
+      identifiers,
+      config: { hashed_password: await hashPassword(password) },
+      version: current?.version ?? 0,
+      createdAt: current?.createdAt ?? now,
+      updatedAt: now,
+    };
+    return {
+      ...identity,
+      updatedAt: now,
+      credentials: [...identity.credentials.filter((c) => c.type !== "password"), credential],
+    };
+  } catch (error) {
+    upsertNode(flow.ui, csrfNode(csrfTokenForFlowType(request, reply, ctx.cookies, flow.type)));
+    throw error;
+  }
+}

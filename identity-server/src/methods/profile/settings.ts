@@ -1,0 +1,114 @@
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { ServerContext } from "../../context.ts";
+import { ensureCsrf } from "../../flows/csrf-check.ts";
+import type { Flow } from "../../flows/flow.ts";
+import { ReauthenticationRequired } from "../../flows/reauthentication.ts";
+import { csrfTokenForFlowType } from "../../http/csrf.ts";
+import { badRequest } from "../../http/errors.ts";
+import { decodeFlowBody, type FieldSpec } from "../../http/flow-body.ts";
+import { touchesProtectedFields, withTraits } from "../../identity/apply-traits.ts";
+import type { Identity } from "../../identity/identity.ts";
+import { isPrivileged } from "../../session/privileged.ts";
+import type { Session } from "../../session/session.ts";
+import { uiText } from "../../text/messages.ts";
+import {
+  csrfNode,
+  inputNode,
+  setNodeValue,
+  setTraitValues,
+  traitNode,
+  upsertNode,
+} from "../../ui/nodes.ts";
+
+/** The profile group: one input per trait, filled with the identity's values, and "Save". */
+export function populateProfileSettings(
+  ctx: ServerContext,
+  flow: Flow,
+  identity: Identity,
+  csrfToken: string,
+): void {
+  for (const path of ctx.schema.traitPaths) upsertNode(flow.ui, traitNode(path, "profile"));
+  upsertNode(flow.ui, csrfNode(csrfToken));
+  setTraitValues(flow.ui, identity.traits);
+  flow.ui.nodes.push(
+    inputNode({
+      name: "method",
+      type: "submit",
+      group: "profile",
+      value: "profile",
+      label: uiText(1070003),
+    }),
+  );
+}
+
+function profileFields(ctx: ServerContext): FieldSpec[] {
+  return [
+    { name: "csrf_token", type: "string" },
+    { name: "method", type: "string" },
+    { name: "transient_payload", type: "object" },
+    { name: "traits", type: "object" },
+    ...ctx.schema.traitPaths.map((p): FieldSpec => ({
+      name: p.name,
+      type:
+        p.type === "boolean"
+          ? "boolean"
+          : p.type === "number" || p.type === "integer"
+            ? "number"
+            : "string",
+    })),
+  ];
+}
+
+/** Shows what was submitted instead of the stored values (Kratos' hydrateForm). */
+function showSubmittedTraits(flow: Flow, traits: unknown): void {
+  for (const node of flow.ui.nodes) {
+    if (node.type === "input" && node.attributes.name.startsWith("traits.")) {
+      setNodeValue(node, undefined);
+    }
+  }
+  setTraitValues(flow.ui, traits);
+}
+
+/**
+ * The profile strategy's settings update: CSRF, then the submitted traits are validated against
+ * the identity schema; a change that touches identifiers or addresses needs a privileged session.
+ * Returns the identity to save (not yet saved).
+ */
+export async function profileSettingsUpdate(
+  ctx: ServerContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  flow: Flow,
+  session: Session,
+  identity: Identity,
+): Promise<Identity> {
+  let traits: unknown;
+  try {
+    const body = await decodeFlowBody(request, profileFields(ctx));
+    ensureCsrf(
+      ctx,
+      request,
+      flow,
+      typeof body.csrf_token === "string" ? body.csrf_token : undefined,
+    );
+    traits = body.traits;
+    if (
+      traits === null ||
+      typeof traits !== "object" ||
+      Array.isArray(traits) ||
+      Object.keys(traits).length === 0
+    ) {
+      throw badRequest("Did not receive any value changes.");
+    }
+    showSubmittedTraits(flow, traits);
+    ctx.schema.validateTraits(traits);
+    const updated = withTraits(ctx.schema, identity, traits as Record<string, unknown>, ctx.now());
+    if (touchesProtectedFields(identity, updated) && !isPrivileged(ctx, session)) {
+      throw new ReauthenticationRequired();
+    }
+    return updated;
+  } catch (error) {
+    upsertNode(flow.ui, csrfNode(csrfTokenForFlowType(request, reply, ctx.cookies, flow.type)));
+    throw error;
+  }
+}
