@@ -1,4 +1,10 @@
-import type { LoginFlow, RegistrationFlow, UiNode, UiNodeInputAttributes } from "@ory/client-fetch";
+import {
+  ResponseError,
+  type LoginFlow,
+  type RegistrationFlow,
+  type UiNode,
+  type UiNodeInputAttributes,
+} from "@ory/client-fetch";
 import type { TestServer } from "./test-server.ts";
 
 type AnyFlow = LoginFlow | RegistrationFlow | { ui: { nodes: UiNode[] } };
@@ -46,4 +52,37 @@ export async function registerNative(
   });
   if (!result.session_token) throw new Error("registration returned no session token");
   return { token: result.session_token, identityId: result.identity.id };
+}
+
+export interface Failure {
+  status: number;
+  body: unknown;
+  location: string | undefined;
+}
+
+/** Status, JSON body and Location of an SDK call that is expected to fail (any non-2xx answer). */
+export async function failureOf(promise: Promise<unknown>): Promise<Failure> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof ResponseError) {
+      const text = await error.response.text();
+      return {
+        status: error.response.status,
+        body: text ? (JSON.parse(text) as unknown) : undefined,
+        location: error.response.headers.get("location") ?? undefined,
+      };
+    }
+    throw error;
+  }
+  throw new Error("the call unexpectedly succeeded");
+}
+
+/** Nodes reduced to what the portal keys on: type, group, name/id, input type and label id. */
+export function nodeShape(flow: { ui: { nodes: UiNode[] } }): string[] {
+  return flow.ui.nodes.map((node) => {
+    const attributes = node.attributes as { name?: string; id?: string; type?: string };
+    const label = node.meta.label?.id ?? "-";
+    return `${node.type}/${node.group}/${attributes.name ?? attributes.id ?? ""}/${attributes.type ?? ""}/${label}`;
+  });
 }
