@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "./config.ts";
-import { parseDuration } from "./duration.ts";
+import { formatGoDuration, parseDuration } from "./duration.ts";
 
 describe("loadConfig", () => {
   it("uses the documented defaults", () => {
@@ -20,6 +20,34 @@ describe("loadConfig", () => {
       logLevel: "info",
     });
     expect(config.schemaPath).toMatch(/identity-server[/\\]identity\.schema\.json$/);
+    expect(config).toMatchObject({
+      codeLifespanMs: 3_600_000,
+      codeMaxSubmissions: 5,
+      privilegedSessionMaxAgeMs: 3_600_000,
+      recoveryRevokesSessions: true,
+      requireVerifiedAddress: false,
+      courier: {
+        smtpUrl: undefined,
+        smtpFromAddress: "no-reply@localhost",
+        smsWebhookUrl: undefined,
+        maxAttempts: 5,
+        retryBackoffMs: 1000,
+      },
+      mailbox: { enabled: true, port: 4436 },
+    });
+  });
+
+  it("turns the mailbox off by default when real SMTP is configured", () => {
+    expect(loadConfig({ SMTP_URL: "smtps://user:pass@mail.example:465" }).mailbox.enabled).toBe(
+      false,
+    );
+    expect(
+      loadConfig({ SMTP_URL: "smtp://mail.example", IDENTITY_MAILBOX_ENABLED: "true" }).mailbox
+        .enabled,
+    ).toBe(true);
+    expect(loadConfig({ IDENTITY_RECOVERY_REVOKE_SESSIONS: "0" }).recoveryRevokesSessions).toBe(
+      false,
+    );
   });
 
   it("names the variable when a value is wrong", () => {
@@ -31,6 +59,18 @@ describe("loadConfig", () => {
       [{ IDENTITY_PASSWORD_MIN_LENGTH: "4" }, /IDENTITY_PASSWORD_MIN_LENGTH/],
       [{ IDENTITY_SECRET: "too-short" }, /IDENTITY_SECRET/],
       [{ IDENTITY_LOG_LEVEL: "loud" }, /IDENTITY_LOG_LEVEL/],
+      [{ IDENTITY_CODE_LIFESPAN: "0s" }, /IDENTITY_CODE_LIFESPAN/],
+      [{ IDENTITY_CODE_MAX_SUBMISSIONS: "0" }, /IDENTITY_CODE_MAX_SUBMISSIONS/],
+      [{ IDENTITY_PRIVILEGED_SESSION_MAX_AGE: "soon" }, /IDENTITY_PRIVILEGED_SESSION_MAX_AGE/],
+      [{ IDENTITY_RECOVERY_REVOKE_SESSIONS: "maybe" }, /IDENTITY_RECOVERY_REVOKE_SESSIONS/],
+      [{ IDENTITY_REQUIRE_VERIFIED_ADDRESS: "yes" }, /IDENTITY_REQUIRE_VERIFIED_ADDRESS/],
+      [{ IDENTITY_MAILBOX_ENABLED: "on" }, /IDENTITY_MAILBOX_ENABLED/],
+      [{ IDENTITY_MAILBOX_PORT: "99999" }, /IDENTITY_MAILBOX_PORT/],
+      [{ IDENTITY_COURIER_MAX_ATTEMPTS: "-1" }, /IDENTITY_COURIER_MAX_ATTEMPTS/],
+      [{ IDENTITY_COURIER_RETRY_BACKOFF: "fast" }, /IDENTITY_COURIER_RETRY_BACKOFF/],
+      [{ SMTP_URL: "http://mail.example" }, /SMTP_URL/],
+      [{ SMTP_FROM_ADDRESS: "nobody" }, /SMTP_FROM_ADDRESS/],
+      [{ SMS_WEBHOOK_URL: "ftp://sms.example" }, /SMS_WEBHOOK_URL/],
     ];
     for (const [env, variable] of attempts) {
       expect(() => loadConfig(env)).toThrow(ConfigError);
@@ -56,5 +96,15 @@ describe("parseDuration", () => {
     expect(parseDuration("250ms")).toBe(250);
     expect(parseDuration("1 hour")).toBeUndefined();
     expect(parseDuration("")).toBeUndefined();
+    expect(parseDuration("-1h")).toBe(-3_600_000);
+  });
+
+  it("prints durations as Go does", () => {
+    expect(formatGoDuration(-3_600_000)).toBe("-1h0m0s");
+    expect(formatGoDuration(5_400_000)).toBe("1h30m0s");
+    expect(formatGoDuration(90_500)).toBe("1m30.5s");
+    expect(formatGoDuration(1500)).toBe("1.5s");
+    expect(formatGoDuration(250)).toBe("250ms");
+    expect(formatGoDuration(0)).toBe("0s");
   });
 });

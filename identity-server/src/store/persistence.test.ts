@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { registerNative, strongPassword } from "../test-support/flow-helpers.ts";
 import { startTestServer } from "../test-support/test-server.ts";
 import { databaseFileName } from "./database.ts";
+import { migrations } from "./migrations.ts";
 
 const dir = mkdtempSync(path.join(tmpdir(), "identity-server-restart-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -46,7 +47,9 @@ describe("persistence", () => {
 
       const db = new DatabaseSync(path.join(own, databaseFileName));
       try {
-        expect(db.prepare("SELECT version FROM schema_migrations").all()).toHaveLength(2);
+        expect(db.prepare("SELECT version FROM schema_migrations").all()).toHaveLength(
+          migrations.length,
+        );
         expect(db.prepare("PRAGMA journal_mode").get()).toEqual({ journal_mode: "wal" });
         const rows = db.prepare("SELECT token_hash FROM sessions").all() as {
           token_hash: string;

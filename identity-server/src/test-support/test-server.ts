@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { Configuration, FrontendApi, IdentityApi } from "@ory/client-fetch";
+import { Configuration, CourierApi, FrontendApi, IdentityApi } from "@ory/client-fetch";
 import { loadConfig } from "../config/config.ts";
 import type { Courier } from "../courier/courier.ts";
 import { startIdentityServer, type RunningIdentityServer, type StartOptions } from "../server.ts";
@@ -21,6 +21,7 @@ export interface TestServer {
   /** A native-app SDK client (no cookies). */
   native(): FrontendApi;
   admin(): IdentityApi;
+  courierAdmin(): CourierApi;
   /** The mailbox's messages to one recipient, newest first (GET /messages.json?to=). */
   messagesTo(recipient: string): Promise<MailboxMessage[]>;
   /** The code of the newest message to the recipient; fails when there is none. */
@@ -44,7 +45,10 @@ export interface MailboxMessage {
 export async function startTestServer(
   env: Record<string, string> = {},
   dataDir?: string,
-  options: Pick<StartOptions, "transports" | "courierAutoDispatch"> = {},
+  options: Pick<StartOptions, "transports" | "courierAutoDispatch"> & {
+    /** Stop the clock at start-up; only `advanceClock` moves it (for exact back-off timing). */
+    freezeClock?: boolean;
+  } = {},
 ): Promise<TestServer> {
   const dir = dataDir ?? mkdtempSync(path.join(tmpdir(), "identity-server-test-"));
   let offset = 0;
@@ -56,9 +60,11 @@ export async function startTestServer(
     IDENTITY_MAILBOX_PORT: "0",
     ...env,
   });
+  const frozenAt = Date.now();
+  const { freezeClock, ...startOptions } = options;
   const server = await startIdentityServer(config, {
-    ...options,
-    now: () => new Date(Date.now() + offset),
+    ...startOptions,
+    now: () => new Date((freezeClock ? frozenAt : Date.now()) + offset),
   });
   const mailboxUrl = server.mailboxUrl ?? "";
   const messagesTo = async (recipient: string): Promise<MailboxMessage[]> => {
@@ -88,6 +94,7 @@ export async function startTestServer(
     },
     native: () => new FrontendApi(sdk(server.publicUrl)),
     admin: () => new IdentityApi(sdk(server.adminUrl)),
+    courierAdmin: () => new CourierApi(sdk(server.adminUrl)),
     messagesTo,
     async latestCode(recipient) {
       const [newest] = await messagesTo(recipient);
