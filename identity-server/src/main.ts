@@ -16,7 +16,12 @@ try {
 const logger = pino({ level: config.logLevel });
 const server = await startIdentityServer(config, { logger });
 logger.info(
-  { publicUrl: server.publicUrl, adminUrl: server.adminUrl, publicBaseUrl: config.publicBaseUrl },
+  {
+    publicUrl: server.publicUrl,
+    adminUrl: server.adminUrl,
+    publicBaseUrl: config.publicBaseUrl,
+    mailboxUrl: server.mailboxUrl,
+  },
   "identity server started",
 );
 

@@ -78,6 +78,13 @@ describe("courier", () => {
     ts.advanceClock(3_600_000);
     expect(await courier.dispatchDue()).toBe(0);
     expect(transport.attempts).toHaveLength(3);
+    // The mailbox shows the failure too.
+    const [inMailbox] = await ts.messagesTo("bounce@example.com");
+    expect(inMailbox).toMatchObject({
+      status: "abandoned",
+      send_count: 3,
+      last_error: "connection refused (attempt 3)",
+    });
   });
 
   it("delivers on a later attempt and records the success", async () => {

@@ -23,6 +23,7 @@ function messageArticle(message: CourierMessage, index: number): string {
 <dt>Channel</dt><dd>${message.channel === "sms" ? "SMS" : "E-mail"}</dd>
 <dt>Status</dt><dd>${escapeHtml(message.status)}</dd>
 <dt>Time</dt><dd><time datetime="${message.createdAt.toISOString()}">${escapeHtml(message.createdAt.toUTCString())}</time></dd>
+${message.lastError ? `<dt>Last error</dt><dd>${escapeHtml(message.lastError)} (attempt ${message.sendCount})</dd>` : ""}
 ${code ? `<dt>Code</dt><dd><strong class="code">${escapeHtml(code)}</strong></dd>` : ""}
 </dl>
 <pre>${escapeHtml(message.body)}</pre>
@@ -86,6 +87,8 @@ export function mailboxJson(messages: CourierMessage[]): Record<string, unknown>
     code: typeof message.templateData.code === "string" ? message.templateData.code : null,
     template_type: message.templateType,
     status: message.status,
+    send_count: message.sendCount,
+    last_error: message.lastError ?? null,
     created_at: message.createdAt.toISOString(),
   }));
 }

@@ -21,7 +21,7 @@ export function createMailboxServer(
   db: Kysely<Database>,
   logger: FastifyBaseLogger,
 ): FastifyInstance {
-  const app = Fastify({ loggerInstance: logger });
+  const app = Fastify({ loggerInstance: logger, disableRequestLogging: true });
   const load = (to: string) =>
     listMessages(db, { recipient: to || undefined }, shownMessages, undefined);
 

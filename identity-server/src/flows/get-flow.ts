@@ -54,7 +54,9 @@ export async function sendStoredFlow(
     return sendError(reply, csrfViolation(request, ctx.cookies, query.csrf_token));
   }
   if (flow.expiresAt < ctx.now()) {
-    const tagged = kind === "login" || kind === "registration";
+    // Kratos builds the API recovery answer from its flow.ExpiredError, which carries the id.
+    const tagged =
+      kind === "login" || kind === "registration" || (kind === "recovery" && flow.type === "api");
     return sendError(reply, expiredFlowFetchError(ctx, flow, { withId: tagged }));
   }
   return reply.send(flowJson(flow));

@@ -276,6 +276,14 @@ describe("settings flow", () => {
     expect(fresh.ui.messages?.map((m) => m.id)).toEqual([4050001]);
   });
 
+  it("points /.well-known/change-password at the settings UI", async () => {
+    const response = await fetch(`${ts.publicUrl}/.well-known/change-password`, {
+      redirect: "manual",
+    });
+    expect(response.status).toBe(303);
+    expect(response.headers.get("location")).toBe("http://localhost:3000/settings");
+  });
+
   it("serves native apps with the session token (no continue_with)", async () => {
     const { token } = await registerNative(ts, "app@example.com");
     const api = ts.native();

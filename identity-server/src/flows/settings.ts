@@ -274,6 +274,11 @@ export function registerSettingsRoutes(app: FastifyInstance, ctx: ServerContext)
     return reply.send(await renderSettingsFlow(ctx, flow));
   });
 
+  // Password managers look here for where to change a password.
+  app.get("/.well-known/change-password", async (_request, reply) =>
+    reply.redirect(`${ctx.config.uiBaseUrl}/settings`, 303),
+  );
+
   app.post("/self-service/settings", (request, reply) => submitSettings(ctx, request, reply));
   app.get("/self-service/settings", (request, reply) => submitSettings(ctx, request, reply));
 }

@@ -38,6 +38,8 @@ export interface MailboxMessage {
   code: string | null;
   template_type: string;
   status: string;
+  send_count: number;
+  last_error: string | null;
   created_at: string;
 }
 
