@@ -26,6 +26,7 @@ describe("loadConfig", () => {
       privilegedSessionMaxAgeMs: 3_600_000,
       recoveryRevokesSessions: true,
       requireVerifiedAddress: false,
+      legacyRequireVerifiedLoginError: false,
       courier: {
         smtpUrl: undefined,
         smtpFromAddress: "no-reply@localhost",
@@ -64,6 +65,10 @@ describe("loadConfig", () => {
       [{ IDENTITY_PRIVILEGED_SESSION_MAX_AGE: "soon" }, /IDENTITY_PRIVILEGED_SESSION_MAX_AGE/],
       [{ IDENTITY_RECOVERY_REVOKE_SESSIONS: "maybe" }, /IDENTITY_RECOVERY_REVOKE_SESSIONS/],
       [{ IDENTITY_REQUIRE_VERIFIED_ADDRESS: "yes" }, /IDENTITY_REQUIRE_VERIFIED_ADDRESS/],
+      [
+        { IDENTITY_LEGACY_REQUIRE_VERIFIED_LOGIN_ERROR: "no" },
+        /IDENTITY_LEGACY_REQUIRE_VERIFIED_LOGIN_ERROR/,
+      ],
       [{ IDENTITY_MAILBOX_ENABLED: "on" }, /IDENTITY_MAILBOX_ENABLED/],
       [{ IDENTITY_MAILBOX_PORT: "99999" }, /IDENTITY_MAILBOX_PORT/],
       [{ IDENTITY_COURIER_MAX_ATTEMPTS: "-1" }, /IDENTITY_COURIER_MAX_ATTEMPTS/],

@@ -31,6 +31,8 @@ export interface IdentityServerConfig {
   recoveryRevokesSessions: boolean;
   /** Refuse sign-in until the identity has at least one verified address. */
   requireVerifiedAddress: boolean;
+  /** Refuse it the legacy way: message 4000010 in the login flow instead of a verification flow. */
+  legacyRequireVerifiedLoginError: boolean;
   courier: CourierConfig;
   mailbox: { enabled: boolean; port: number };
 }
@@ -132,6 +134,7 @@ const envSchema = z.object({
   IDENTITY_PRIVILEGED_SESSION_MAX_AGE: duration.default(3_600_000),
   IDENTITY_RECOVERY_REVOKE_SESSIONS: flag.default(true),
   IDENTITY_REQUIRE_VERIFIED_ADDRESS: flag.default(false),
+  IDENTITY_LEGACY_REQUIRE_VERIFIED_LOGIN_ERROR: flag.default(false),
   IDENTITY_MAILBOX_ENABLED: flag.optional(),
   IDENTITY_MAILBOX_PORT: port.default(4436),
   IDENTITY_COURIER_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(5),
@@ -189,6 +192,7 @@ export function loadConfig(env: Record<string, string | undefined>): IdentitySer
     privilegedSessionMaxAgeMs: e.IDENTITY_PRIVILEGED_SESSION_MAX_AGE,
     recoveryRevokesSessions: e.IDENTITY_RECOVERY_REVOKE_SESSIONS,
     requireVerifiedAddress: e.IDENTITY_REQUIRE_VERIFIED_ADDRESS,
+    legacyRequireVerifiedLoginError: e.IDENTITY_LEGACY_REQUIRE_VERIFIED_LOGIN_ERROR,
     courier: {
       smtpUrl: e.SMTP_URL,
       smtpFromAddress: e.SMTP_FROM_ADDRESS,

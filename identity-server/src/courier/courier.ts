@@ -78,6 +78,7 @@ export class Courier extends EventEmitter<CourierEvents> {
   private running: Promise<void> | undefined;
   private again = false;
   private lastCreatedAt = 0;
+  private stopped = false;
 
   constructor(options: CourierOptions) {
     super();
@@ -134,6 +135,7 @@ export class Courier extends EventEmitter<CourierEvents> {
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
     await this.running;
@@ -142,6 +144,7 @@ export class Courier extends EventEmitter<CourierEvents> {
 
   /** Runs a dispatch now, or once more right after the one in progress. */
   wake(): void {
+    if (this.stopped) return;
     if (this.running) {
       this.again = true;
       return;

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, CookieJar } from "../test-support/http-client.ts";
+import type { LoginFlow } from "@ory/client-fetch";
 import {
   csrfTokenOf,
   failureOf,
+  messageIds,
   registerNative,
   strongPassword,
 } from "../test-support/flow-helpers.ts";
@@ -106,5 +108,37 @@ describe("IDENTITY_REQUIRE_VERIFIED_ADDRESS", () => {
       /^http:\/\/localhost:3000\/verification\?flow=[0-9a-f-]{36}$/,
     );
     expect(jar.get("ory_kratos_session")).toBeUndefined();
+  });
+});
+
+describe("IDENTITY_LEGACY_REQUIRE_VERIFIED_LOGIN_ERROR", () => {
+  it("re-renders the login flow with 4000010 and sends no code", async () => {
+    const legacy = await startTestServer({
+      IDENTITY_REQUIRE_VERIFIED_ADDRESS: "true",
+      IDENTITY_LEGACY_REQUIRE_VERIFIED_LOGIN_ERROR: "true",
+    });
+    try {
+      await registerNative(legacy, "legacy@example.com");
+      const sentBefore = (await legacy.messagesTo("legacy@example.com")).length;
+      const { api, jar } = legacy.browser();
+      const flow = await api.createBrowserLoginFlow();
+      const refused = await failureOf(
+        api.updateLoginFlow({
+          flow: flow.id,
+          updateLoginFlowBody: {
+            method: "password",
+            identifier: "legacy@example.com",
+            password: strongPassword,
+            csrf_token: csrfTokenOf(flow),
+          },
+        }),
+      );
+      expect(refused.status).toBe(400);
+      expect(messageIds(refused.body as LoginFlow, "")).toEqual([4000010]);
+      expect(jar.get("ory_kratos_session")).toBeUndefined();
+      expect(await legacy.messagesTo("legacy@example.com")).toHaveLength(sentBefore);
+    } finally {
+      await legacy.stop();
+    }
   });
 });

@@ -3,6 +3,8 @@ import type { ServerContext } from "../context.ts";
 import { isBrowserRequest } from "../http/content-negotiation.ts";
 import { HerodotError, internalError } from "../http/errors.ts";
 import type { Identity } from "../identity/identity.ts";
+import { uiText } from "../text/messages.ts";
+import { ValidationError } from "../ui/validation-error.ts";
 import { showVerificationUi } from "./continue-with.ts";
 import { sendErrorWithStatus } from "./errors.ts";
 import { uiUrl } from "./flow-errors.ts";
@@ -10,12 +12,13 @@ import type { Flow } from "./flow.ts";
 import { startVerification } from "./verification-flow.ts";
 
 /**
- * Kratos' require_verified_address login hook (in its current, non-legacy form). Returns undefined
- * when the identity may sign in; otherwise no session is issued, a verification flow with a fresh
- * code is started for the first address, and the answer points there: JSON and API clients get 403
+ * Kratos' require_verified_address login hook. Returns undefined when the identity may sign in;
+ * otherwise no session is issued, a verification flow with a fresh code is started for the first
+ * address, and the answer points there: JSON and API clients get 403
  * `session_verified_address_required` (a 400 error object, as herodot writes it) with
  * `details.continue_with: [show_verification_ui]`; HTML form posts are redirected (303) to the
- * verification UI.
+ * verification UI. With Kratos' `legacy_require_verified_login_error` behaviour the login flow is
+ * re-rendered with 4000010 instead (thrown as a ValidationError for the login error handler).
  */
 export async function refuseUnverifiedLogin(
   ctx: ServerContext,
@@ -26,6 +29,7 @@ export async function refuseUnverifiedLogin(
 ): Promise<FastifyReply | undefined> {
   if (!ctx.config.requireVerifiedAddress) return undefined;
   if (identity.verifiableAddresses.some((address) => address.verified)) return undefined;
+  if (ctx.config.legacyRequireVerifiedLoginError) throw ValidationError.of("", uiText(4000010));
   if (identity.verifiableAddresses.length === 0) {
     throw internalError(
       "A misconfiguration prevents login. Expected to find a verification address but this identity does not have one assigned.",
