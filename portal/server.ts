@@ -96,6 +96,9 @@ app.use(
       },
     },
     strictTransportSecurity: config.publicUrl.startsWith("https:"),
+    // Not helmet's no-referrer: with it browsers send `Origin: null` on no-JS form posts, which
+    // React Router's same-origin check for actions rejects. same-origin keeps URLs private to us.
+    referrerPolicy: { policy: "same-origin" },
   }),
 );
 app.use(compression());

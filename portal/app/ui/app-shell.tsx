@@ -5,7 +5,6 @@ import { useTheme } from "../theme/theme-context.tsx";
 import { SiteFooter } from "./site-footer.tsx";
 import { SiteHeader } from "./site-header.tsx";
 import { SpinnerOverlay } from "./spinner-overlay.tsx";
-import { ThemeToggle } from "./theme-toggle.tsx";
 import { ToasterHost } from "./toasts.tsx";
 
 export interface ShellLinks {
@@ -31,7 +30,6 @@ export function AppShell(props: { links: ShellLinks; children: ReactNode }) {
         {props.children}
       </main>
       <SiteFooter supportUrl={props.links.supportUrl} year={props.links.year} />
-      <ThemeToggle />
       <ToasterHost theme={theme} closeLabel={t("toast.close")} />
       {navigation.state !== "idle" && <SpinnerOverlay label={t("layout.loading")} />}
     </div>

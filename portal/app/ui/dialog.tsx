@@ -53,7 +53,8 @@ export function Dialog(props: {
       open={openOnLoad}
       aria-labelledby={props.titleId}
       aria-describedby={props.descriptionId}
-      className="fixed inset-0 z-50 m-auto w-[calc(100%-2rem)] max-w-md rounded-lg border border-slate-300 bg-white p-6 text-slate-900 shadow-xl backdrop:bg-slate-950/60 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100"
+      // Without JavaScript the open dialog sits in the page flow; as a modal it floats centred.
+      className="static my-4 w-full max-w-md rounded-lg border border-slate-300 bg-white p-6 text-slate-900 shadow-xl backdrop:bg-slate-950/60 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100 [&:modal]:fixed [&:modal]:inset-0 [&:modal]:z-50 [&:modal]:m-auto [&:modal]:w-[calc(100%-2rem)]"
     >
       <h2 id={props.titleId} className="text-lg font-semibold">
         {props.title}

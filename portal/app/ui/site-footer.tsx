@@ -1,5 +1,6 @@
 import { useTranslator } from "../i18n/translator-context.tsx";
 import { LanguageSelector } from "./language-selector.tsx";
+import { ThemeToggle } from "./theme-toggle.tsx";
 
 export const buildLabel = "663";
 
@@ -15,6 +16,8 @@ export function SiteFooter(props: { supportUrl: string; year: number }) {
         <LanguageSelector />
         <p>{t("layout.build", { build: buildLabel })}</p>
       </div>
+      {/* Inside the footer landmark, though it floats at the bottom right of the screen. */}
+      <ThemeToggle />
     </footer>
   );
 }

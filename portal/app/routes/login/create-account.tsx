@@ -19,6 +19,8 @@ export function CreateAccount(props: { openOnLoad: boolean; returnTo: string | n
 
   const openQuery = new URLSearchParams(location.search);
   openQuery.set(confirmParam, confirmValue);
+  const closedQuery = new URLSearchParams(location.search);
+  closedQuery.delete(confirmParam);
   const registration = `/${locale}/registration${props.returnTo ? `?return_to=${encodeURIComponent(props.returnTo)}` : ""}`;
 
   const onClose = () => {
@@ -69,15 +71,20 @@ export function CreateAccount(props: { openOnLoad: boolean; returnTo: string | n
           >
             {t("login.confirmDialog.no")}
           </Link>
-          {/* method="dialog" closes the dialog natively, with or without JavaScript. */}
-          <form method="dialog">
-            <button
-              type="submit"
-              className="w-full rounded-md px-4 py-2 text-sm underline underline-offset-4"
-            >
-              {t("login.confirmDialog.close")}
-            </button>
-          </form>
+          {/* A link, so closing also drops ?confirm= without JavaScript; scripts close in place. */}
+          <Link
+            to={{ search: closedQuery.toString() }}
+            preventScrollReset
+            onClick={(event) => {
+              const dialog = dialogRef.current;
+              if (!dialog || !supportsModal(dialog)) return;
+              event.preventDefault();
+              dialog.close();
+            }}
+            className="py-2 text-center text-sm underline underline-offset-4"
+          >
+            {t("login.confirmDialog.close")}
+          </Link>
         </div>
       </Dialog>
     </div>
