@@ -1,8 +1,10 @@
 // @vitest-environment node
+import { RegistrationFlowFromJSON } from "@portal/client";
 import { RouterContextProvider } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { stubIdentity } from "../../../test/identity-stub.ts";
 import { vendorJson } from "../../../test/vendor-flows.ts";
+import { findInput } from "../../flows/node-filters.ts";
 import { loadRegistration, submitRegistration } from "./registration.server.ts";
 import { messages } from "./validation.ts";
 
@@ -131,10 +133,10 @@ describe("the registration action, submitting", () => {
   });
 
   it("shows the identity service's own messages, e.g. a duplicate account (4000007)", async () => {
-    const flow = vendorJson("elements.registration.password.initial.json") as {
-      ui: { nodes: Array<{ attributes: { name: string }; messages: unknown[] }> };
-    };
-    const emailNode = flow.ui.nodes.find((node) => node.attributes.name === "traits.email");
+    const flow = RegistrationFlowFromJSON(
+      vendorJson("elements.registration.password.initial.json"),
+    );
+    const emailNode = flow.ui.nodes.find((node) => findInput([node], "traits.email"));
     emailNode?.messages.push({
       id: 4000007,
       text: "An account with the same identifier (email, phone, username, ...) exists already.",

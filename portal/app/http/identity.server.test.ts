@@ -1,0 +1,42 @@
+// @vitest-environment node
+import { RouterContextProvider } from "react-router";
+import { describe, expect, it } from "vitest";
+import { forwardedHeaders } from "./identity.server.ts";
+import { createLoadContext } from "./request-context.ts";
+
+describe("forwardedHeaders", () => {
+  it("passes on the browser's cookie, user agent, address and the request's correlation id", () => {
+    const request = new Request("http://localhost:3000/en/login", {
+      headers: { cookie: "csrf=1; ory_kratos_session=s", "user-agent": "Firefox/140" },
+    });
+    const context = createLoadContext({
+      nonce: "n",
+      forwardedFor: "198.51.100.7",
+      correlationId: "c-42",
+    });
+
+    expect(forwardedHeaders(request, context)).toEqual({
+      Cookie: "csrf=1; ory_kratos_session=s",
+      "User-Agent": "Firefox/140",
+      "X-Forwarded-For": "198.51.100.7",
+      "x-correlation-id": "c-42",
+    });
+  });
+
+  it("keeps a well-formed incoming correlation id and mints one otherwise", () => {
+    const context = new RouterContextProvider();
+    const kept = forwardedHeaders(
+      new Request("http://localhost/", { headers: { "x-correlation-id": "abc-123" } }),
+      context,
+    );
+    const minted = forwardedHeaders(
+      new Request("http://localhost/", {
+        headers: { "x-correlation-id": "not a valid id, has spaces" },
+      }),
+      context,
+    );
+    expect(kept["x-correlation-id"]).toBe("abc-123");
+    expect(minted["x-correlation-id"]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(minted).not.toHaveProperty("Cookie");
+  });
+});
