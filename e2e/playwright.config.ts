@@ -5,10 +5,17 @@ import { defineConfig } from "@playwright/test";
 
 // The whole system runs on its own ports and a fresh data directory, so a developer's `npm start`
 // and its data are never touched by the tests.
-export const ports = { portal: 3100, demo: 4100, identityPublic: 4533, identityAdmin: 4534 };
+export const ports = {
+  portal: 3100,
+  demo: 4100,
+  identityPublic: 4533,
+  identityAdmin: 4534,
+  mailbox: 4536,
+};
 export const portalUrl = `http://localhost:${ports.portal}`;
 export const demoUrl = `http://localhost:${ports.demo}`;
 export const identityAdminUrl = `http://127.0.0.1:${ports.identityAdmin}`;
+export const mailboxUrl = `http://127.0.0.1:${ports.mailbox}`;
 
 const dataDir = mkdtempSync(join(tmpdir(), "portal-e2e-"));
 
@@ -49,6 +56,7 @@ export default defineConfig({
       DEMO_PORT: String(ports.demo),
       IDENTITY_PUBLIC_PORT: String(ports.identityPublic),
       IDENTITY_ADMIN_PORT: String(ports.identityAdmin),
+      IDENTITY_MAILBOX_PORT: String(ports.mailbox),
       IDENTITY_DATA_DIR: dataDir,
       LOG_LEVEL: "warn",
       IDENTITY_LOG_LEVEL: "warn",

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { identityAdminUrl } from "./playwright.config.ts";
+import { expect } from "@playwright/test";
+import { identityAdminUrl, mailboxUrl } from "./playwright.config.ts";
 
 export const strongPassword = "Correct-Horse-Battery-9";
 
@@ -23,4 +24,28 @@ export async function createPerson(email: string, password = strongPassword): Pr
   }
   const body = (await response.json()) as { id: string };
   return body.id;
+}
+
+type MailboxMessage = { code: string | null; template_type: string; created_at: string };
+
+/**
+ * The newest one-time code the mailbox holds for an address and template, once the courier has
+ * delivered it (delivery is asynchronous, so this waits for it).
+ */
+export async function latestCode(address: string, template: string): Promise<string> {
+  let code: string | null = null;
+  await expect
+    .poll(
+      async () => {
+        const response = await fetch(
+          `${mailboxUrl}/messages.json?to=${encodeURIComponent(address)}`,
+        );
+        const messages = (await response.json()) as MailboxMessage[];
+        code = messages.find((message) => message.template_type === template)?.code ?? null;
+        return code;
+      },
+      { message: `a ${template} code for ${address}` },
+    )
+    .not.toBeNull();
+  return code ?? "";
 }

@@ -12,13 +12,20 @@ const portalPort = env.PORTAL_PORT ?? "3000";
 const demoPort = env.DEMO_PORT ?? "4000";
 const identityPublicPort = env.IDENTITY_PUBLIC_PORT ?? "4433";
 const identityAdminPort = env.IDENTITY_ADMIN_PORT ?? "4434";
+const mailboxPort = env.IDENTITY_MAILBOX_PORT ?? "4436";
 const portalUrl = (env.PORTAL_PUBLIC_URL ?? `http://localhost:${portalPort}`).replace(/\/$/, "");
 const demoUrl = (env.DEMO_PUBLIC_URL ?? `http://localhost:${demoPort}`).replace(/\/$/, "");
 // EMBEDDED_IDENTITY=false points the portal at an Ory Kratos given by KRATOS_PUBLIC_URL instead.
 const embedded = (env.EMBEDDED_IDENTITY ?? "true") !== "false";
 const identityUrl = env.KRATOS_PUBLIC_URL ?? `http://127.0.0.1:${identityPublicPort}`;
 
-type Service = { name: string; script: string; cwd: string; port: string; env: Record<string, string> };
+type Service = {
+  name: string;
+  script: string;
+  cwd: string;
+  port: string;
+  env: Record<string, string>;
+};
 
 const services: Service[] = [
   {
@@ -56,6 +63,7 @@ if (embedded) {
     env: {
       IDENTITY_PUBLIC_PORT: identityPublicPort,
       IDENTITY_ADMIN_PORT: identityAdminPort,
+      IDENTITY_MAILBOX_PORT: mailboxPort,
       IDENTITY_DATA_DIR: env.IDENTITY_DATA_DIR ?? `${root}data`,
       IDENTITY_PUBLIC_BASE_URL: `${portalUrl}/api/kratos`,
       IDENTITY_UI_BASE_URL: portalUrl,
@@ -128,6 +136,6 @@ if (!stopping) {
 Ready in ${seconds} s (Node ${process.version}):
   sign-in portal           ${portalUrl}/
   agency product (demo)    ${demoUrl}/
-  identity service         ${embedded ? `${identityUrl} (public), http://127.0.0.1:${identityAdminPort} (admin, loopback only)` : identityUrl}
+  identity service         ${embedded ? `${identityUrl} (public), http://127.0.0.1:${identityAdminPort} (admin, loopback only)` : identityUrl}${embedded && !env.SMTP_URL ? `\n  mailbox (e-mail and SMS)  http://127.0.0.1:${mailboxPort}/` : ""}
 Press Ctrl+C to stop.`);
 }

@@ -65,8 +65,11 @@ export function CreateAccount(props: { openOnLoad: boolean; returnTo: string | n
           >
             {t("login.confirmDialog.yes")}
           </Link>
+          {/* A document navigation: the browser keeps #nodna across the flow-creating redirect,
+              which a client-side navigation would drop. */}
           <Link
             to={`${registration}#nodna`}
+            reloadDocument
             className="rounded-md border border-slate-400 px-4 py-2.5 text-center font-semibold hover:bg-slate-100 dark:border-slate-500 dark:hover:bg-slate-800"
           >
             {t("login.confirmDialog.no")}
