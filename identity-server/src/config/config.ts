@@ -35,6 +35,25 @@ export interface IdentityServerConfig {
   legacyRequireVerifiedLoginError: boolean;
   courier: CourierConfig;
   mailbox: { enabled: boolean; port: number };
+  secondFactor: SecondFactorConfig;
+}
+
+/** Kratos' `required_aal` settings: `aal1`, or the highest level the identity can reach. */
+export type RequiredAal = "aal1" | "highest_available";
+
+export interface SecondFactorConfig {
+  /** Issuer shown in authenticator apps (Kratos' `totp.config.issuer`); defaults to the public host name. */
+  totpIssuer: string;
+  /** Offer codes by e-mail/SMS as a second factor (Kratos' `code.mfa_enabled`). */
+  codeMfaEnabled: boolean;
+  /** How long a trusted device skips the second factor. */
+  trustedDeviceLifespanMs: number;
+  /** AAL that /sessions/whoami, GET /sessions and logins ask for (`session.whoami.required_aal`). */
+  whoamiRequiredAal: RequiredAal;
+  /** AAL the settings flow asks for (`selfservice.flows.settings.required_aal`). */
+  settingsRequiredAal: RequiredAal;
+  /** An admin may extend a session only once it expires within this (`session.earliest_possible_extend`). */
+  earliestPossibleExtendMs: number;
 }
 
 export interface CourierConfig {
@@ -103,6 +122,8 @@ const smtpUrl = z
     }
   }, "must be an smtp:// or smtps:// URL");
 
+const requiredAal = z.enum(["aal1", "highest_available"]);
+
 const envSchema = z.object({
   IDENTITY_PUBLIC_HOST: z.string().trim().min(1).default("127.0.0.1"),
   IDENTITY_PUBLIC_PORT: port.default(4433),
@@ -146,6 +167,12 @@ const envSchema = z.object({
     .regex(/^[^@\s]+@[^@\s]+$/, "must be an e-mail address")
     .default("no-reply@localhost"),
   SMS_WEBHOOK_URL: httpUrl.optional(),
+  IDENTITY_TOTP_ISSUER: z.string().trim().min(1).optional(),
+  IDENTITY_CODE_MFA_ENABLED: flag.default(true),
+  IDENTITY_TRUSTED_DEVICE_LIFESPAN: duration.default(720 * 3_600_000),
+  IDENTITY_WHOAMI_REQUIRED_AAL: requiredAal.default("highest_available"),
+  IDENTITY_SETTINGS_REQUIRED_AAL: requiredAal.default("highest_available"),
+  IDENTITY_SESSION_EARLIEST_POSSIBLE_EXTEND: duration.optional(),
 });
 
 function withoutTrailingSlash(url: string): string {
@@ -204,6 +231,16 @@ export function loadConfig(env: Record<string, string | undefined>): IdentitySer
     mailbox: {
       enabled: e.IDENTITY_MAILBOX_ENABLED ?? e.SMTP_URL === undefined,
       port: e.IDENTITY_MAILBOX_PORT,
+    },
+    secondFactor: {
+      totpIssuer: e.IDENTITY_TOTP_ISSUER ?? new URL(e.IDENTITY_PUBLIC_BASE_URL).hostname,
+      codeMfaEnabled: e.IDENTITY_CODE_MFA_ENABLED,
+      trustedDeviceLifespanMs: e.IDENTITY_TRUSTED_DEVICE_LIFESPAN,
+      whoamiRequiredAal: e.IDENTITY_WHOAMI_REQUIRED_AAL,
+      settingsRequiredAal: e.IDENTITY_SETTINGS_REQUIRED_AAL,
+      // Kratos' default: as long as the session lifespan, i.e. a session can always be extended.
+      earliestPossibleExtendMs:
+        e.IDENTITY_SESSION_EARLIEST_POSSIBLE_EXTEND ?? e.IDENTITY_SESSION_LIFESPAN,
     },
   };
 }

@@ -13,6 +13,7 @@ import {
 import { insertFlow, updateFlow } from "../store/flows.ts";
 import { updateVerifiableAddress } from "../store/identities.ts";
 import { revokeOtherSessions } from "../store/sessions.ts";
+import { deleteTrustedDevicesOf } from "../store/trusted-devices.ts";
 import { uiText } from "../text/messages.ts";
 import { setOrySessionToken, showSettingsUi, type ContinueWith } from "./continue-with.ts";
 import { uiUrl } from "./flow-errors.ts";
@@ -46,7 +47,8 @@ function recoverySuccessful(ctx: ServerContext, now: Date) {
 /**
  * Kratos' recoveryIssueSession with `use_continue_with_transitions` on: the recovery flow passes,
  * a privileged aal1 session (AMR `code_recovery`) is issued, the identity's other sessions are
- * revoked (when configured), and a settings flow with 1060001 is where the user goes next: HTML
+ * revoked (when configured) as are all its trusted devices, and a settings flow with 1060001 is
+ * where the user goes next: HTML
  * 303 to the settings UI, JSON and API 200 with `continue_with: [show_settings_ui]` (API first gets
  * `set_ory_session_token`). Everything is stored in one transaction.
  */
@@ -77,20 +79,22 @@ export async function completeRecovery(
   const { session, token } = newSession(identity.id, now);
   activateSession(ctx, request, session, { method: "code_recovery", aal: "aal1" });
 
-  const settings = buildSettingsFlow(ctx, request, reply, identity, flow.type);
-  settings.requestUrl = takeOverReturnTo(flow.requestUrl, settings.requestUrl);
-  settings.returnTo = new URL(settings.requestUrl).searchParams.get("return_to") || undefined;
-  settings.locale = flow.locale;
-  settings.ui.messages = [recoverySuccessful(ctx, now)];
-
-  await ctx.db.transaction().execute(async (trx) => {
+  const settings = await ctx.db.transaction().execute(async (trx) => {
     if (verified) await updateVerifiableAddress(trx, verified);
     await updateFlow(trx, flow, now);
     await persistSession(trx, session, token);
     if (ctx.config.recoveryRevokesSessions) {
       await revokeOtherSessions(trx, identity.id, session.id, now);
     }
-    await insertFlow(trx, settings);
+    // Whoever recovered the account may not be its owner: no browser keeps skipping the 2nd factor.
+    await deleteTrustedDevicesOf(trx, identity.id);
+    const created = await buildSettingsFlow(ctx, trx, request, reply, identity, flow.type);
+    created.requestUrl = takeOverReturnTo(flow.requestUrl, created.requestUrl);
+    created.returnTo = new URL(created.requestUrl).searchParams.get("return_to") || undefined;
+    created.locale = flow.locale;
+    created.ui.messages = [recoverySuccessful(ctx, now)];
+    await insertFlow(trx, created);
+    return created;
   });
 
   const continueWith: ContinueWith[] = [];

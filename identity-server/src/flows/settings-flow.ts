@@ -2,14 +2,23 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { ServerContext } from "../context.ts";
 import { csrfTokenForFlowType } from "../http/csrf.ts";
 import { identityJson, type Identity } from "../identity/identity.ts";
+import { populateCodeMfaSettings } from "../methods/code/mfa-settings.ts";
+import { populateLookupSettings } from "../methods/lookup/lookup-settings.ts";
 import { populatePasswordSettings } from "../methods/password/settings.ts";
 import { populateProfileSettings } from "../methods/profile/settings.ts";
+import { populateTotpSettings } from "../methods/totp/totp-settings.ts";
 import { findIdentity } from "../store/identities.ts";
+import type { Executor } from "../store/schema.ts";
+import { populateTrustedDevicesSettings } from "../trusted-devices/trusted-devices-settings.ts";
 import { sortNodes, type SortOptions } from "../ui/nodes.ts";
 import { flowJson, type Flow, type FlowType } from "./flow.ts";
 import { newFlow } from "./new-flow.ts";
 
-/** Kratos' settings order: default, profile, password, then the second-factor groups. */
+/**
+ * Kratos' settings order: default, profile, password, then the second-factor groups; our `code`
+ * group (codes as a second factor) comes last. Within totp, the setup nodes come before our
+ * trusted-devices list.
+ */
 export function settingsSort(ctx: ServerContext): SortOptions {
   return {
     groups: [
@@ -21,41 +30,58 @@ export function settingsSort(ctx: ServerContext): SortOptions {
       "webauthn",
       "passkey",
       "totp",
+      "code",
     ],
-    keys: ["csrf_token", ...ctx.schema.traitPaths.map((p) => p.name), "password"],
+    keys: [
+      "csrf_token",
+      ...ctx.schema.traitPaths.map((p) => p.name),
+      "password",
+      "totp_qr",
+      "totp_secret_key",
+      "totp_code",
+      "totp_unlink",
+      "totp-trusted-devices",
+      "totp_device_untrust",
+    ],
   };
 }
 
 /**
  * Fills the settings form from scratch for the identity: every settings strategy adds its group.
- * Issue 4's methods (TOTP, backup codes, trusted devices) add their populate calls here.
+ * `db` is where trusted devices are read, so a caller inside a transaction sees its own changes.
  */
-export function populateSettings(
+export async function populateSettings(
   ctx: ServerContext,
+  db: Executor,
   request: FastifyRequest,
   reply: FastifyReply,
   flow: Flow,
   identity: Identity,
-): void {
+): Promise<void> {
   flow.ui.nodes = [];
   const csrfToken = csrfTokenForFlowType(request, reply, ctx.cookies, flow.type);
   populateProfileSettings(ctx, flow, identity, csrfToken);
   populatePasswordSettings(flow, csrfToken);
+  await populateTotpSettings(ctx, flow, identity, csrfToken);
+  populateLookupSettings(flow, identity, csrfToken);
+  populateCodeMfaSettings(ctx, flow, identity, csrfToken);
+  await populateTrustedDevicesSettings(ctx, db, flow, identity, csrfToken);
   flow.ui.nodes = sortNodes(flow.ui.nodes, settingsSort(ctx));
 }
 
 /** A new settings flow for the identity (Kratos' settings Handler.NewFlow); not yet stored. */
-export function buildSettingsFlow(
+export async function buildSettingsFlow(
   ctx: ServerContext,
+  db: Executor,
   request: FastifyRequest,
   reply: FastifyReply,
   identity: Identity,
   type: FlowType,
-): Flow {
+): Promise<Flow> {
   const flow = newFlow(ctx, request, reply, "settings", type);
   flow.state = "show_form";
   flow.identityId = identity.id;
-  populateSettings(ctx, request, reply, flow, identity);
+  await populateSettings(ctx, db, request, reply, flow, identity);
   return flow;
 }
 

@@ -64,7 +64,7 @@ async function passwordWorks(email: string, password: string): Promise<boolean> 
 }
 
 describe("settings flow", () => {
-  it("shows the profile (prefilled) and password groups, sorted as Kratos sorts them", async () => {
+  it("shows the profile (prefilled), password and second-factor groups, sorted as Kratos sorts them", async () => {
     await registerNative(ts, "shape@example.com");
     const { api } = await signedInBrowser("shape@example.com");
     const flow = await api.createBrowserSettingsFlow();
@@ -76,6 +76,11 @@ describe("settings flow", () => {
       "input/profile/method/submit/1070003",
       "input/password/password/password/1070001",
       "input/password/method/submit/1070003",
+      "input/lookup_secret/lookup_secret_regenerate/submit/1050008",
+      "img/totp/totp_qr//1050005",
+      "text/totp/totp_secret_key//1050017",
+      "input/totp/totp_code/text/1070006",
+      "input/totp/method/submit/1070003",
     ]);
     expect(inputAttributes(flow, "traits.email")).toMatchObject({
       value: "shape@example.com",

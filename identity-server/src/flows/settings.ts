@@ -4,9 +4,8 @@ import { acceptsJson, isJsonRequest } from "../http/content-negotiation.ts";
 import { forbidden, HerodotError, notFoundRow } from "../http/errors.ts";
 import { secureRedirectTo } from "../http/return-to.ts";
 import type { Identity } from "../identity/identity.ts";
-import { submittedMethod } from "../methods/method-of.ts";
-import { passwordSettingsUpdate } from "../methods/password/settings.ts";
-import { profileSettingsUpdate } from "../methods/profile/settings.ts";
+import type { SettingsOutcome } from "../methods/settings-outcome.ts";
+import { aal2LoginUrl, aal2Required, satisfiesAal } from "../session/aal-policy.ts";
 import {
   noActiveSession,
   sessionCredentialsMissing,
@@ -20,6 +19,7 @@ import {
 import { findFlow, insertFlow, updateFlow } from "../store/flows.ts";
 import { DuplicateIdentityError, updateIdentity } from "../store/identities.ts";
 import { uiText } from "../text/messages.ts";
+import { resetMessages, sortNodes } from "../ui/nodes.ts";
 import { ValidationError } from "../ui/validation-error.ts";
 import { redirectBrowserTo } from "./continue-with.ts";
 import { forwardError, sendError } from "./errors.ts";
@@ -34,6 +34,7 @@ import {
   renderSettingsFlow,
   settingsSort,
 } from "./settings-flow.ts";
+import { runSettingsStrategy, settingsSubmissionOf } from "./settings-dispatch.ts";
 import { startVerification } from "./verification-flow.ts";
 
 function errorPolicy(
@@ -50,7 +51,7 @@ function errorPolicy(
     expiredAnswer: "gone",
     sortOptions: settingsSort(ctx),
     async replace(old) {
-      const replacement = buildSettingsFlow(ctx, request, reply, identity, old.type);
+      const replacement = await buildSettingsFlow(ctx, ctx.db, request, reply, identity, old.type);
       replacement.requestUrl = old.requestUrl;
       replacement.returnTo = old.returnTo;
       await insertFlow(ctx.db, replacement);
@@ -95,8 +96,34 @@ function answerReauthentication(
 }
 
 /**
- * Kratos' PostSettingsHook: saves the identity, rebuilds the whole form with 1050001 and state
- * `success`, sends a verification code to a new address, then answers per client.
+ * The settings AAL policy (`required_aal`): an aal1 session of an identity with a second factor
+ * must complete it first. `returnTo` is where the aal2 login sends the browser back to.
+ */
+function settingsAalError(
+  ctx: ServerContext,
+  active: ActiveSession,
+  returnTo: string | undefined,
+): HerodotError | undefined {
+  const required = ctx.config.secondFactor.settingsRequiredAal;
+  if (satisfiesAal(ctx, active.session, active.identity, required)) return undefined;
+  return aal2Required(aal2LoginUrl(ctx, { returnTo }));
+}
+
+/** JSON and API clients get the 403 `session_aal2_required`; browsers go to the aal2 login. */
+function answerAal2Required(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  error: HerodotError,
+  type: FlowType,
+): FastifyReply {
+  if (type === "api" || isJsonRequest(request)) return sendError(reply, error);
+  return reply.redirect(String(error.extra.redirect_browser_to), 303);
+}
+
+/**
+ * Kratos' PostSettingsHook: saves the identity (with the strategy's side effects in the same
+ * transaction), rebuilds the whole form with 1050001 and state `success`, sends a verification
+ * code to a new address, then answers per client.
  */
 async function completeSettings(
   ctx: ServerContext,
@@ -104,18 +131,20 @@ async function completeSettings(
   reply: FastifyReply,
   flow: Flow,
   active: ActiveSession,
-  updated: Identity,
+  outcome: Extract<SettingsOutcome, { kind: "save" }>,
 ): Promise<FastifyReply> {
+  const updated = outcome.identity;
   const returnTo = secureRedirectTo(ctx.returnToPolicy, {
     sourceUrl: flow.requestUrl,
     defaultReturnUrl: uiUrl(ctx, "/settings", flow.id),
   });
   const done: Flow = { ...flow, state: "success", ui: { ...flow.ui, nodes: [] } };
-  populateSettings(ctx, request, reply, done, updated);
-  done.ui.messages = [uiText(1050001)];
   try {
     await ctx.db.transaction().execute(async (trx) => {
       await updateIdentity(trx, updated);
+      await outcome.effects?.(trx);
+      await populateSettings(ctx, trx, request, reply, done, updated);
+      done.ui.messages = [uiText(1050001)];
       await updateFlow(trx, done, ctx.now());
       // The auto verification hook: the first address nobody has sent a code to yet gets one.
       await startVerification(
@@ -142,6 +171,25 @@ async function completeSettings(
   return reply.redirect(returnTo, 303);
 }
 
+/**
+ * A strategy changed the form itself (backup codes revealed or generated): messages cleared, the
+ * flow stored and answered as it is, 200 to JSON and API clients, 303 to the UI for browsers.
+ */
+async function showSettingsForm(
+  ctx: ServerContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  flow: Flow,
+): Promise<FastifyReply> {
+  resetMessages(flow.ui);
+  flow.ui.nodes = sortNodes(flow.ui.nodes, settingsSort(ctx));
+  await updateFlow(ctx.db, flow, ctx.now());
+  if (flow.type === "api" || isJsonRequest(request)) {
+    return reply.send(await renderSettingsFlow(ctx, flow));
+  }
+  return reply.redirect(uiUrl(ctx, "/settings", flow.id), 303);
+}
+
 async function submitSettings(
   ctx: ServerContext,
   request: FastifyRequest,
@@ -161,6 +209,8 @@ async function submitSettings(
   } catch (error) {
     return writeFlowError(ctx, request, reply, undefined, error, policy);
   }
+  const aalError = settingsAalError(ctx, active, `${ctx.config.publicBaseUrl}${request.url}`);
+  if (aalError) return answerAal2Required(request, reply, aalError, flow.type);
   try {
     ensureFlowValid(flow, ctx.now());
     if (flow.identityId !== active.identity.id) {
@@ -168,37 +218,14 @@ async function submitSettings(
         "The request was initiated by someone else and has been blocked for security reasons. Please go back and try again.",
       );
     }
-    const method = await submittedMethod(request);
+    const submission = await settingsSubmissionOf(request);
     // Back from a refresh login, a browser lands here by GET without a form; show it the flow.
-    if (request.method === "GET" && method === undefined && !isJsonRequest(request)) {
+    if (request.method === "GET" && submission === undefined && !isJsonRequest(request)) {
       return reply.redirect(uiUrl(ctx, "/settings", flow.id), 303);
     }
-    let updated: Identity;
-    switch (method) {
-      case "profile":
-        updated = await profileSettingsUpdate(
-          ctx,
-          request,
-          reply,
-          flow,
-          active.session,
-          active.identity,
-        );
-        break;
-      case "password":
-        updated = await passwordSettingsUpdate(
-          ctx,
-          request,
-          reply,
-          flow,
-          active.session,
-          active.identity,
-        );
-        break;
-      default:
-        throw ValidationError.of("", uiText(4010004));
-    }
-    return await completeSettings(ctx, request, reply, flow, active, updated);
+    const outcome = await runSettingsStrategy(ctx, request, reply, flow, active, submission);
+    if (outcome.kind === "show-form") return await showSettingsForm(ctx, request, reply, flow);
+    return await completeSettings(ctx, request, reply, flow, active, outcome);
   } catch (error) {
     if (error instanceof ReauthenticationRequired) {
       return answerReauthentication(ctx, request, reply, flow);
@@ -214,7 +241,7 @@ async function createSettingsFlow(
   active: ActiveSession,
   type: FlowType,
 ): Promise<Flow> {
-  const flow = buildSettingsFlow(ctx, request, reply, active.identity, type);
+  const flow = await buildSettingsFlow(ctx, ctx.db, request, reply, active.identity, type);
   await insertFlow(ctx.db, flow);
   return flow;
 }
@@ -231,6 +258,11 @@ export function registerSettingsRoutes(app: FastifyInstance, ctx: ServerContext)
         if (returnTo) login.searchParams.set("return_to", returnTo);
         return reply.redirect(login.toString(), 303);
       }
+      const requestUrl = `${ctx.config.publicBaseUrl}${request.url}`;
+      // Kratos sends the browser back here only when the init itself carried a return_to.
+      const comeBack = new URL(requestUrl).searchParams.has("return_to") ? requestUrl : undefined;
+      const aalError = settingsAalError(ctx, active, comeBack);
+      if (aalError) return answerAal2Required(request, reply, aalError, "browser");
       const flow = await createSettingsFlow(ctx, request, reply, active, "browser");
       if (!acceptsJson(request)) return reply.redirect(uiUrl(ctx, "/settings", flow.id), 303);
       return reply.send(await renderSettingsFlow(ctx, flow));
@@ -247,6 +279,8 @@ export function registerSettingsRoutes(app: FastifyInstance, ctx: ServerContext)
           "This endpoint can only be accessed with a valid session. Please log in and try again.",
         );
       }
+      const aalError = settingsAalError(ctx, active, undefined);
+      if (aalError) throw aalError;
       const flow = await createSettingsFlow(ctx, request, reply, active, "api");
       return reply.send(await renderSettingsFlow(ctx, flow));
     } catch (error) {
@@ -260,6 +294,8 @@ export function registerSettingsRoutes(app: FastifyInstance, ctx: ServerContext)
     const id = (request.query as Record<string, string | undefined>).id ?? "";
     const flow = isUuid(id) ? await findFlow(ctx.db, "settings", id.toLowerCase()) : undefined;
     if (!flow) return sendError(reply, notFoundRow());
+    const aalError = settingsAalError(ctx, active, uiUrl(ctx, "/settings", flow.id));
+    if (aalError) return sendError(reply, aalError);
     if (flow.identityId !== active.identity.id) {
       return sendError(
         reply,

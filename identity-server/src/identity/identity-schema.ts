@@ -7,7 +7,7 @@ import { messagesFromAjv, ValidationError } from "../ui/validation-error.ts";
 export const defaultSchemaId = "default";
 
 interface KratosExtension {
-  credentials?: { password?: { identifier?: boolean } };
+  credentials?: { password?: { identifier?: boolean }; totp?: { account_name?: boolean } };
   verification?: { via?: string };
   recovery?: { via?: string };
 }
@@ -34,6 +34,8 @@ export interface TraitsDerivation {
   passwordIdentifiers: string[];
   verifiableAddresses: AddressSpec[];
   recoveryAddresses: AddressSpec[];
+  /** The trait marked `credentials.totp.account_name`, shown as the account in authenticator apps. */
+  totpAccountName: string | undefined;
 }
 
 function asObject(value: unknown): Record<string, unknown> {
@@ -145,11 +147,15 @@ export class IdentitySchema {
       passwordIdentifiers: [],
       verifiableAddresses: [],
       recoveryAddresses: [],
+      totpAccountName: undefined,
     };
     for (const path of this.traitPaths) {
       const value = getPath({ traits }, path.name);
       if (typeof value !== "string" || value.trim() === "") continue;
       const ext = path.extension;
+      if (ext.credentials?.totp?.account_name && result.totpAccountName === undefined) {
+        result.totpAccountName = value;
+      }
       if (ext.credentials?.password?.identifier) {
         const identifier = normalizeEmail(value);
         if (!result.passwordIdentifiers.includes(identifier))

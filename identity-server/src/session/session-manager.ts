@@ -72,7 +72,8 @@ export function newSession(identityId: string, now: Date): { session: Session; t
 
 /**
  * Records a completed factor and (re)activates the session: issued/authenticated now, expiring a
- * lifespan later, with the device (client IP behind the trusted proxy, User-Agent) appended.
+ * lifespan later. A new session records the device (client IP behind the trusted proxy,
+ * User-Agent); like Kratos, a session that signs in again keeps its first device record.
  */
 export function activateSession(
   ctx: ServerContext,
@@ -81,13 +82,12 @@ export function activateSession(
   method: Omit<AuthenticationMethod, "completedAt">,
 ): void {
   const now = ctx.now();
-  session.authenticationMethods.push({ ...method, completedAt: now });
+  addAuthenticationMethod(session, method, now);
   session.active = true;
   session.issuedAt = now;
   session.authenticatedAt = now;
   session.expiresAt = new Date(now.getTime() + ctx.config.sessionLifespanMs);
-  session.updatedAt = now;
-  session.aal = assuranceLevel(session.authenticationMethods);
+  if (session.devices.length > 0) return;
   const userAgent = request.headers["user-agent"];
   session.devices.push({
     id: randomUUID(),
@@ -95,6 +95,20 @@ export function activateSession(
     userAgent: typeof userAgent === "string" ? userAgent : null,
     location: "",
   });
+}
+
+/**
+ * Appends a completed factor and recomputes the AAL without re-authenticating the session
+ * (Kratos' SessionAddAuthenticationMethods, used when a second factor is linked in settings).
+ */
+export function addAuthenticationMethod(
+  session: Session,
+  method: Omit<AuthenticationMethod, "completedAt">,
+  now: Date,
+): void {
+  session.authenticationMethods.push({ ...method, completedAt: now });
+  session.aal = assuranceLevel(session.authenticationMethods);
+  session.updatedAt = now;
 }
 
 export async function persistSession(db: Executor, session: Session, token: string): Promise<void> {

@@ -5,6 +5,8 @@ export interface AuthenticationMethod {
   method: string;
   aal: "aal1" | "aal2";
   completedAt: Date;
+  /** Kratos' provider field; our trusted-device entry says "trusted_device" here. */
+  provider?: string | undefined;
 }
 
 export interface SessionDevice {
@@ -73,6 +75,7 @@ export function sessionJson(
       method: m.method,
       aal: m.aal,
       completed_at: m.completedAt.toISOString(),
+      ...(m.provider ? { provider: m.provider } : {}),
     })),
     issued_at: session.issuedAt.toISOString(),
     ...(identity ? { identity: identityJson(identity, { publicBaseUrl }) } : {}),

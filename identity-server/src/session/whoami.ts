@@ -2,10 +2,14 @@ import type { FastifyInstance } from "fastify";
 import type { ServerContext } from "../context.ts";
 import { unauthorized } from "../http/errors.ts";
 import { sendError } from "../flows/errors.ts";
+import { aal2LoginUrl, aal2Required, satisfiesAal } from "./aal-policy.ts";
 import { fetchSession } from "./session-manager.ts";
 import { sessionJson } from "./session.ts";
 
-/** GET /sessions/whoami: the caller's session (cookie, X-Session-Token or Bearer) or 401. */
+/**
+ * GET /sessions/whoami: the caller's session (cookie, X-Session-Token or Bearer), 401 without
+ * one, 403 `session_aal2_required` while the second factor the identity has is still missing.
+ */
 export function registerWhoamiRoute(app: FastifyInstance, ctx: ServerContext): void {
   app.route({
     method: ["GET", "POST", "PUT", "PATCH", "DELETE"],
@@ -15,6 +19,10 @@ export function registerWhoamiRoute(app: FastifyInstance, ctx: ServerContext): v
       if (!active) {
         // Kratos sends this 401 without an error id (see kratos-behaviour §0-15).
         return sendError(reply, unauthorized("No valid session credentials found in the request."));
+      }
+      const required = ctx.config.secondFactor.whoamiRequiredAal;
+      if (!satisfiesAal(ctx, active.session, active.identity, required)) {
+        return sendError(reply, aal2Required(aal2LoginUrl(ctx)));
       }
       reply.header("x-kratos-authenticated-identity-id", active.identity.id);
       return reply.send(

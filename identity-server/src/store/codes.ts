@@ -1,6 +1,6 @@
 import type { Executor } from "./schema.ts";
 
-export type CodeKind = "recovery" | "verification";
+export type CodeKind = "recovery" | "verification" | "login";
 /** Self-service codes were sent to an address; admin codes were handed to an operator. */
 export type CodeType = "self_service" | "admin" | "admin_link";
 

@@ -250,6 +250,45 @@ export const migrations: Migration[] = [
         .execute();
     },
   },
+  {
+    version: 3,
+    name: "second-factors-trusted-devices",
+    async up(db) {
+      // The newest TOTP time step accepted per identity, so no code is accepted twice.
+      await db.schema
+        .createTable("totp_used_steps")
+        .addColumn("identity_id", "text", (c) =>
+          c.primaryKey().references("identities.id").onDelete("cascade"),
+        )
+        .addColumn("step", "integer", (c) => c.notNull())
+        .addColumn("updated_at", "text", (c) => c.notNull())
+        .execute();
+
+      await db.schema
+        .createTable("trusted_devices")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("identity_id", "text", (c) =>
+          c.notNull().references("identities.id").onDelete("cascade"),
+        )
+        .addColumn("token_hash", "text", (c) => c.notNull().unique())
+        .addColumn("user_agent", "text")
+        .addColumn("ip_address", "text")
+        .addColumn("fingerprint", "text")
+        .addColumn("created_at", "text", (c) => c.notNull())
+        .addColumn("expires_at", "text", (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex("trusted_devices_identity_id")
+        .on("trusted_devices")
+        .column("identity_id")
+        .execute();
+      await db.schema
+        .createIndex("sessions_created_at_id")
+        .on("sessions")
+        .columns(["created_at", "id"])
+        .execute();
+    },
+  },
 ];
 
 /** Applies every migration not yet recorded, each in its own transaction. */

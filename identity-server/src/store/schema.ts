@@ -111,7 +111,7 @@ export interface FlowsTable {
 export interface OneTimeCodesTable {
   id: string;
   flow_id: string;
-  /** "recovery" | "verification" */
+  /** "recovery" | "verification" | "login" */
   kind: string;
   code_hmac: string;
   /** "self_service" | "admin" | "admin_link" */
@@ -163,6 +163,26 @@ export interface ErrorsTable {
   updated_at: string;
 }
 
+export interface TotpUsedStepsTable {
+  identity_id: string;
+  /** TOTP counter (Unix seconds / 30) of the newest code accepted. */
+  step: number;
+  updated_at: string;
+}
+
+export interface TrustedDevicesTable {
+  id: string;
+  identity_id: string;
+  /** SHA-256 of the random token in the browser's `ory_trusted_device` cookie. */
+  token_hash: string;
+  user_agent: string | null;
+  ip_address: string | null;
+  /** The browser fingerprint (`x-session-entropy`) seen when the device was trusted, if any. */
+  fingerprint: string | null;
+  created_at: string;
+  expires_at: string;
+}
+
 export interface MigrationsTable {
   version: number;
   name: string;
@@ -183,6 +203,8 @@ export interface Database {
   one_time_codes: OneTimeCodesTable;
   courier_messages: CourierMessagesTable;
   courier_message_dispatches: CourierDispatchesTable;
+  totp_used_steps: TotpUsedStepsTable;
+  trusted_devices: TrustedDevicesTable;
   schema_migrations: MigrationsTable;
 }
 

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { ownMessages } from "./own-messages.ts";
 
 /** A UI text as Kratos serialises it (`uiText` in the OpenAPI spec). */
 export interface UiText {
@@ -17,10 +18,9 @@ interface CatalogueEntry {
 // The catalogue is the vendored copy of Kratos' message ids and texts, so texts are never typed by hand.
 const catalogueUrl = new URL("../../../vendor/ory/kratos-messages.json", import.meta.url);
 const catalogue = new Map<number, CatalogueEntry>(
-  (JSON.parse(readFileSync(catalogueUrl, "utf8")) as CatalogueEntry[]).map((entry) => [
-    entry.id,
-    entry,
-  ]),
+  [...(JSON.parse(readFileSync(catalogueUrl, "utf8")) as CatalogueEntry[]), ...ownMessages].map(
+    (entry) => [entry.id, entry],
+  ),
 );
 
 function sortedContext(context: Record<string, unknown>): Record<string, unknown> {

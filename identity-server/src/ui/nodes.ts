@@ -68,8 +68,39 @@ export interface AnchorNode {
   meta: { label?: UiText };
 }
 
-// Further node types (img, text for TOTP and backup codes) join this union.
-export type UiNode = InputNode | AnchorNode;
+export interface TextAttributes {
+  text: UiText;
+  id: string;
+  /** Our extension for the trusted-devices node: the same JSON as the text (portal spec §3). */
+  data?: string;
+  node_type: "text";
+}
+
+export interface TextNode {
+  type: "text";
+  group: NodeGroup;
+  attributes: TextAttributes;
+  messages: UiText[];
+  meta: { label?: UiText };
+}
+
+export interface ImageAttributes {
+  src: string;
+  id: string;
+  width: number;
+  height: number;
+  node_type: "img";
+}
+
+export interface ImageNode {
+  type: "img";
+  group: NodeGroup;
+  attributes: ImageAttributes;
+  messages: UiText[];
+  meta: { label?: UiText };
+}
+
+export type UiNode = InputNode | AnchorNode | TextNode | ImageNode;
 
 /** Kratos' node.ID(): an input's name, otherwise the attributes' id. */
 export function nodeId(node: UiNode): string {
@@ -137,6 +168,39 @@ export function anchorNode(id: string, href: string, group: NodeGroup, title: Ui
     messages: [],
     meta: { label: title },
   };
+}
+
+/** A text node (Kratos' NewTextField), e.g. the TOTP secret or the backup codes. */
+export function textNode(id: string, text: UiText, group: NodeGroup, label?: UiText): TextNode {
+  return {
+    type: "text",
+    group,
+    attributes: { text, id, node_type: "text" },
+    messages: [],
+    meta: label ? { label } : {},
+  };
+}
+
+/** An image node (Kratos' NewImageField), e.g. the TOTP QR code. */
+export function imageNode(
+  id: string,
+  src: string,
+  group: NodeGroup,
+  size: { width: number; height: number },
+  label?: UiText,
+): ImageNode {
+  return {
+    type: "img",
+    group,
+    attributes: { src, id, width: size.width, height: size.height, node_type: "img" },
+    messages: [],
+    meta: label ? { label } : {},
+  };
+}
+
+/** Removes every node with one of the given ids (Kratos' Nodes.Remove). */
+export function removeNodes(container: UiContainer, ids: readonly string[]): void {
+  container.nodes = container.nodes.filter((node) => !ids.includes(nodeId(node)));
 }
 
 export function csrfNode(token: string): InputNode {

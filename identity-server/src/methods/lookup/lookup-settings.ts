@@ -1,0 +1,160 @@
+import { randomUUID } from "node:crypto";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { ServerContext } from "../../context.ts";
+import { ensureCsrf } from "../../flows/csrf-check.ts";
+import type { Flow } from "../../flows/flow.ts";
+import { ReauthenticationRequired } from "../../flows/reauthentication.ts";
+import { csrfTokenForFlowType } from "../../http/csrf.ts";
+import { badRequest } from "../../http/errors.ts";
+import { decodeFlowBody } from "../../http/flow-body.ts";
+import type { Identity } from "../../identity/identity.ts";
+import { lookupCodesOf } from "../../identity/second-factors.ts";
+import { isPrivileged } from "../../session/privileged.ts";
+import { addAuthenticationMethod } from "../../session/session-manager.ts";
+import type { Session } from "../../session/session.ts";
+import { saveSession } from "../../store/sessions.ts";
+import { deleteTrustedDevicesOf } from "../../store/trusted-devices.ts";
+import { csrfNode, removeNodes, upsertNode } from "../../ui/nodes.ts";
+import { save, type SettingsOutcome } from "../settings-outcome.ts";
+import { generateLookupCodes, hashLookupCode, lookupCodeCount } from "./lookup-codes.ts";
+import {
+  confirmLookupNode,
+  disableLookupNode,
+  listStoredCodes,
+  lookupCodesNode,
+  lookupSettingsNodeIds,
+  regenerateLookupNode,
+  revealLookupNode,
+} from "./lookup-nodes.ts";
+
+/** The HMACs of codes generated but not confirmed yet (the codes themselves are only shown). */
+const regeneratedContextKey = "lookup_secret_regenerated";
+
+export const lookupSettingsFields = [
+  { name: "csrf_token", type: "string" },
+  { name: "method", type: "string" },
+  { name: "lookup_secret_reveal", type: "boolean" },
+  { name: "lookup_secret_regenerate", type: "boolean" },
+  { name: "lookup_secret_confirm", type: "boolean" },
+  { name: "lookup_secret_disable", type: "boolean" },
+  { name: "transient_payload", type: "object" },
+] as const;
+
+/** Kratos recognises backup-code submissions by their buttons, without `method`. */
+export function isLookupSubmission(body: Record<string, unknown>): boolean {
+  return (
+    body.lookup_secret_reveal === true ||
+    body.lookup_secret_regenerate === true ||
+    body.lookup_secret_confirm === true ||
+    body.lookup_secret_disable === true
+  );
+}
+
+/** The lookup_secret group: reveal and disable when codes exist, otherwise "generate". */
+export function populateLookupSettings(flow: Flow, identity: Identity, csrfToken: string): void {
+  upsertNode(flow.ui, csrfNode(csrfToken));
+  delete flow.internalContext[regeneratedContextKey];
+  if (lookupCodesOf(identity).length > 0) {
+    upsertNode(flow.ui, revealLookupNode());
+    upsertNode(flow.ui, disableLookupNode());
+  } else {
+    upsertNode(flow.ui, regenerateLookupNode());
+  }
+}
+
+function withoutLookup(identity: Identity, now: Date): Identity {
+  return {
+    ...identity,
+    updatedAt: now,
+    credentials: identity.credentials.filter((c) => c.type !== "lookup_secret"),
+  };
+}
+
+/** Confirm: the generated codes become the identity's backup codes. */
+function confirm(ctx: ServerContext, flow: Flow, session: Session, identity: Identity) {
+  const hashes = flow.internalContext[regeneratedContextKey];
+  if (!Array.isArray(hashes) || hashes.length !== lookupCodeCount) {
+    throw badRequest("You must (re-)generate recovery backup codes before you can save them.");
+  }
+  delete flow.internalContext[regeneratedContextKey];
+  const now = ctx.now();
+  const updated: Identity = {
+    ...withoutLookup(identity, now),
+    credentials: [
+      ...identity.credentials.filter((c) => c.type !== "lookup_secret"),
+      {
+        id: randomUUID(),
+        type: "lookup_secret",
+        identifiers: [identity.id],
+        config: { recovery_codes: hashes.map((code) => ({ code: String(code), used_at: null })) },
+        version: 0,
+        createdAt: now,
+        updatedAt: now,
+      },
+    ],
+  };
+  return save(updated, async (db) => {
+    // Saving the codes proves the user holds them, as Kratos counts it.
+    addAuthenticationMethod(session, { method: "lookup_secret", aal: "aal2" }, now);
+    await saveSession(db, session, undefined);
+    // New codes replace a factor: browsers trusted under the old ones must prove themselves again.
+    await deleteTrustedDevicesOf(db, identity.id);
+  });
+}
+
+/**
+ * Kratos' lookup settings strategy, in its order: confirm, reveal, disable, regenerate. All need
+ * CSRF and a privileged session. Reveal and regenerate only change the form (answered as it is);
+ * confirm and disable change the identity.
+ */
+export async function lookupSettingsUpdate(
+  ctx: ServerContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  flow: Flow,
+  session: Session,
+  identity: Identity,
+): Promise<SettingsOutcome> {
+  try {
+    const body = await decodeFlowBody(request, lookupSettingsFields);
+    ensureCsrf(
+      ctx,
+      request,
+      flow,
+      typeof body.csrf_token === "string" ? body.csrf_token : undefined,
+    );
+    if (!isPrivileged(ctx, session)) throw new ReauthenticationRequired();
+
+    if (body.lookup_secret_confirm === true) return confirm(ctx, flow, session, identity);
+
+    if (body.lookup_secret_reveal === true) {
+      const stored = lookupCodesOf(identity);
+      if (stored.length === 0) {
+        throw badRequest("Can not reveal lookup codes because you have none.");
+      }
+      removeNodes(flow.ui, lookupSettingsNodeIds);
+      upsertNode(flow.ui, lookupCodesNode(listStoredCodes(stored)));
+      upsertNode(flow.ui, disableLookupNode());
+      upsertNode(flow.ui, regenerateLookupNode());
+      return { kind: "show-form" };
+    }
+
+    if (body.lookup_secret_disable === true) {
+      return save(withoutLookup(identity, ctx.now()), async (db) => {
+        await deleteTrustedDevicesOf(db, identity.id);
+      });
+    }
+
+    const codes = generateLookupCodes();
+    removeNodes(flow.ui, lookupSettingsNodeIds);
+    upsertNode(flow.ui, lookupCodesNode(codes.map((code) => ({ code }))));
+    upsertNode(flow.ui, confirmLookupNode());
+    flow.internalContext[regeneratedContextKey] = codes.map((code) =>
+      hashLookupCode(ctx.secret, code),
+    );
+    return { kind: "show-form" };
+  } catch (error) {
+    upsertNode(flow.ui, csrfNode(csrfTokenForFlowType(request, reply, ctx.cookies, flow.type)));
+    throw error;
+  }
+}

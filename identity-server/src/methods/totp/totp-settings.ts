@@ -1,0 +1,146 @@
+import { randomUUID } from "node:crypto";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { ServerContext } from "../../context.ts";
+import { ensureCsrf } from "../../flows/csrf-check.ts";
+import type { Flow } from "../../flows/flow.ts";
+import { ReauthenticationRequired } from "../../flows/reauthentication.ts";
+import { csrfTokenForFlowType } from "../../http/csrf.ts";
+import { internalError } from "../../http/errors.ts";
+import { decodeFlowBody } from "../../http/flow-body.ts";
+import type { Identity } from "../../identity/identity.ts";
+import { totpUrlOf } from "../../identity/second-factors.ts";
+import { isPrivileged } from "../../session/privileged.ts";
+import { addAuthenticationMethod } from "../../session/session-manager.ts";
+import type { Session } from "../../session/session.ts";
+import { saveSession } from "../../store/sessions.ts";
+import { claimTotpStep } from "../../store/totp-steps.ts";
+import { deleteTrustedDevicesOf } from "../../store/trusted-devices.ts";
+import { uiText } from "../../text/messages.ts";
+import { csrfNode, findInput, setNodeValue, upsertNode } from "../../ui/nodes.ts";
+import { ValidationError } from "../../ui/validation-error.ts";
+import { save, type SettingsOutcome } from "../settings-outcome.ts";
+import { matchingTotpStep, newTotpKey, totpQrDataUrl } from "./totp-key.ts";
+import {
+  totpQrNode,
+  totpSaveNode,
+  totpSecretNode,
+  totpUnlinkNode,
+  totpVerifyNode,
+} from "./totp-nodes.ts";
+
+/** Where the key waiting for its first code is kept (never serialised). */
+const keyContextKey = "totp_url";
+
+export const totpSettingsFields = [
+  { name: "csrf_token", type: "string" },
+  { name: "method", type: "string" },
+  { name: "totp_code", type: "string" },
+  { name: "totp_unlink", type: "boolean" },
+  { name: "transient_payload", type: "object" },
+] as const;
+
+/**
+ * The totp group: an unlink button when an app is linked; otherwise a new key (kept in the flow's
+ * internal context until a code confirms it) as QR code and text, the code input and "Save".
+ */
+export async function populateTotpSettings(
+  ctx: ServerContext,
+  flow: Flow,
+  identity: Identity,
+  csrfToken: string,
+): Promise<void> {
+  upsertNode(flow.ui, csrfNode(csrfToken));
+  delete flow.internalContext[keyContextKey];
+  if (totpUrlOf(identity)) {
+    flow.ui.nodes.push(totpUnlinkNode());
+    return;
+  }
+  const account = ctx.schema.derive(identity.traits).totpAccountName ?? identity.id;
+  const key = newTotpKey(ctx.config.secondFactor.totpIssuer, account);
+  flow.internalContext[keyContextKey] = key.url;
+  upsertNode(flow.ui, totpQrNode(await totpQrDataUrl(key.url)));
+  upsertNode(flow.ui, totpSecretNode(key.secret));
+  upsertNode(flow.ui, totpVerifyNode());
+  flow.ui.nodes.push(totpSaveNode());
+}
+
+function withoutTotp(identity: Identity, now: Date): Identity {
+  return {
+    ...identity,
+    updatedAt: now,
+    credentials: identity.credentials.filter((c) => c.type !== "totp"),
+  };
+}
+
+/**
+ * Kratos' totp settings strategy: CSRF, a privileged session, then either unlink the app (which
+ * also forgets every trusted device) or link the key from the flow once its code is right. Linking
+ * proves the second factor, so the current session gains a `totp` aal2 entry; the code's step is
+ * recorded so it cannot sign in again.
+ */
+export async function totpSettingsUpdate(
+  ctx: ServerContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  flow: Flow,
+  session: Session,
+  identity: Identity,
+): Promise<SettingsOutcome> {
+  try {
+    const body = await decodeFlowBody(request, totpSettingsFields);
+    ensureCsrf(
+      ctx,
+      request,
+      flow,
+      typeof body.csrf_token === "string" ? body.csrf_token : undefined,
+    );
+    if (!isPrivileged(ctx, session)) throw new ReauthenticationRequired();
+    const now = ctx.now();
+
+    if (totpUrlOf(identity)) {
+      if (body.totp_unlink !== true) return save(identity);
+      return save(withoutTotp(identity, now), async (db) => {
+        await deleteTrustedDevicesOf(db, identity.id);
+      });
+    }
+
+    const url = flow.internalContext[keyContextKey];
+    if (typeof url !== "string") {
+      throw internalError("Could not find the TOTP key in the internal context.");
+    }
+    const code = typeof body.totp_code === "string" ? body.totp_code.trim() : "";
+    if (code === "") {
+      throw ValidationError.of("totp_code", uiText(4000002, { property: "totp_code" }));
+    }
+    const step = matchingTotpStep(url, code, now);
+    if (step === undefined) throw ValidationError.of("totp_code", uiText(4000008));
+
+    delete flow.internalContext[keyContextKey];
+    const updated: Identity = {
+      ...withoutTotp(identity, now),
+      credentials: [
+        ...identity.credentials.filter((c) => c.type !== "totp"),
+        {
+          id: randomUUID(),
+          type: "totp",
+          // Kratos identifies the credential by the identity id; the key is not an identifier.
+          identifiers: [identity.id],
+          config: { totp_url: url },
+          version: 0,
+          createdAt: now,
+          updatedAt: now,
+        },
+      ],
+    };
+    return save(updated, async (db) => {
+      addAuthenticationMethod(session, { method: "totp", aal: "aal2" }, now);
+      await saveSession(db, session, undefined);
+      await claimTotpStep(db, identity.id, step, now);
+    });
+  } catch (error) {
+    const codeNode = findInput(flow.ui, "totp_code");
+    if (codeNode) setNodeValue(codeNode, undefined);
+    upsertNode(flow.ui, csrfNode(csrfTokenForFlowType(request, reply, ctx.cookies, flow.type)));
+    throw error;
+  }
+}

@@ -1,0 +1,23 @@
+/**
+ * Messages for this server's extensions to Kratos (trusted devices, the `code` settings group).
+ * Their ids live in 901xxxx, a range Kratos does not use, so a portal can tell them apart from
+ * Kratos' own ids and never mistakes one for a Kratos message.
+ */
+export interface OwnMessage {
+  id: number;
+  type: "info" | "error" | "success";
+  text: string;
+}
+
+export const ownMessages: readonly OwnMessage[] = [
+  // Label of the `trust_device` checkbox on second-factor login forms; {days} is the lifespan.
+  { id: 9010001, type: "info", text: "Trust this device for {days} days" },
+  // Settings group `code`: turn codes to one verified address on or off as a second factor.
+  { id: 9010002, type: "info", text: "Use codes sent to {address} as a second factor" },
+  { id: 9010003, type: "info", text: "Stop using codes sent to {address} as a second factor" },
+  // The `totp-trusted-devices` text node: its text is the JSON list of trusted devices.
+  { id: 9010004, type: "info", text: "{data}" },
+  { id: 9010005, type: "info", text: "Trusted devices" },
+  // The `totp_device_untrust` submit, one per trusted device.
+  { id: 9010006, type: "info", text: "Stop trusting this device" },
+];

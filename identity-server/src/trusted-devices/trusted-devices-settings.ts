@@ -1,0 +1,117 @@
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { ServerContext } from "../context.ts";
+import { ensureCsrf } from "../flows/csrf-check.ts";
+import type { Flow } from "../flows/flow.ts";
+import { csrfTokenForFlowType } from "../http/csrf.ts";
+import { badRequest } from "../http/errors.ts";
+import { decodeFlowBody } from "../http/flow-body.ts";
+import type { Identity } from "../identity/identity.ts";
+import { hasSecondFactor } from "../identity/second-factors.ts";
+import { save, type SettingsOutcome } from "../methods/settings-outcome.ts";
+import { hashToken } from "../session/session.ts";
+import type { Executor } from "../store/schema.ts";
+import {
+  deleteTrustedDevice,
+  listTrustedDevices,
+  type TrustedDevice,
+} from "../store/trusted-devices.ts";
+import { uiText } from "../text/messages.ts";
+import { csrfNode, inputNode, textNode, upsertNode } from "../ui/nodes.ts";
+import { clearTrustedDeviceCookie, trustedDeviceToken } from "./trusted-device-cookie.ts";
+
+export const untrustFields = [
+  { name: "csrf_token", type: "string" },
+  { name: "method", type: "string" },
+  { name: "totp_device_untrust", type: "string" },
+  { name: "transient_payload", type: "object" },
+] as const;
+
+export function isUntrustSubmission(body: Record<string, unknown>): boolean {
+  return typeof body.totp_device_untrust === "string";
+}
+
+/**
+ * The list as the portal reads it: a JSON object keyed by device id (portal spec §3 "Trusted
+ * device"), each entry with user_agent, ip_address, created_at, expires_at and fingerprint.
+ */
+export function trustedDevicesJson(devices: readonly TrustedDevice[]): string {
+  const entries = devices.map((d) => [
+    d.id,
+    {
+      user_agent: d.userAgent ?? "",
+      ip_address: d.ipAddress ?? "",
+      created_at: d.createdAt.toISOString(),
+      expires_at: d.expiresAt.toISOString(),
+      fingerprint: d.fingerprint ?? "",
+    },
+  ]);
+  return JSON.stringify(Object.fromEntries(entries));
+}
+
+/**
+ * Our addition to the totp group while the identity has a second factor: the text node
+ * `totp-trusted-devices` (9010004, its text and `data` the JSON list) and one
+ * `totp_device_untrust` submit (9010006) per device, its value the device id.
+ */
+export async function populateTrustedDevicesSettings(
+  ctx: ServerContext,
+  db: Executor,
+  flow: Flow,
+  identity: Identity,
+  csrfToken: string,
+): Promise<void> {
+  if (!hasSecondFactor(identity, ctx.config.secondFactor)) return;
+  const devices = await listTrustedDevices(db, identity.id, ctx.now());
+  const data = trustedDevicesJson(devices);
+  const list = textNode("totp-trusted-devices", uiText(9010004, { data }), "totp", uiText(9010005));
+  list.attributes = { ...list.attributes, data, node_type: "text" };
+  upsertNode(flow.ui, csrfNode(csrfToken));
+  upsertNode(flow.ui, list);
+  for (const device of devices) {
+    flow.ui.nodes.push(
+      inputNode({
+        name: "totp_device_untrust",
+        type: "submit",
+        group: "totp",
+        value: device.id,
+        label: uiText(9010006, {}, { device_id: device.id }),
+      }),
+    );
+  }
+}
+
+/**
+ * Stops trusting one of the identity's devices. It only reduces access, so unlike credential
+ * changes it needs no privileged session; CSRF is still checked. If it was this browser's device
+ * its cookie is cleared too.
+ */
+export async function untrustDeviceUpdate(
+  ctx: ServerContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  flow: Flow,
+  identity: Identity,
+): Promise<SettingsOutcome> {
+  try {
+    const body = await decodeFlowBody(request, untrustFields);
+    ensureCsrf(
+      ctx,
+      request,
+      flow,
+      typeof body.csrf_token === "string" ? body.csrf_token : undefined,
+    );
+    const id = typeof body.totp_device_untrust === "string" ? body.totp_device_untrust : "";
+    const devices = await listTrustedDevices(ctx.db, identity.id, ctx.now());
+    const device = devices.find((d) => d.id === id);
+    if (!device) throw badRequest("This device is not trusted by this account.");
+    const token = trustedDeviceToken(request);
+    if (token && hashToken(token) === device.tokenHash)
+      clearTrustedDeviceCookie(reply, ctx.cookies);
+    return save(identity, async (db) => {
+      await deleteTrustedDevice(db, identity.id, device.id);
+    });
+  } catch (error) {
+    upsertNode(flow.ui, csrfNode(csrfTokenForFlowType(request, reply, ctx.cookies, flow.type)));
+    throw error;
+  }
+}
