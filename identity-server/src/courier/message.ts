@@ -10,7 +10,7 @@ export const messageStatuses: readonly MessageStatus[] = [
   "abandoned",
 ];
 
-export type TemplateType = "recovery_code_valid" | "verification_code_valid";
+export type TemplateType = "recovery_code_valid" | "verification_code_valid" | "login_code_valid";
 
 export interface CourierMessage {
   id: string;

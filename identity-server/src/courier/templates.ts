@@ -56,6 +56,24 @@ const english: Catalogue = {
       body: `Your verification code is ${code}. It expires in ${expiresInMinutes} minutes.`,
     }),
   },
+  login_code_valid: {
+    email: ({ code, expiresInMinutes }) => ({
+      subject: "Your sign-in code",
+      body: [
+        "Hello,",
+        "",
+        "enter this code to finish signing in:",
+        "",
+        code,
+        "",
+        `The code expires in ${expiresInMinutes} minutes. If you are not signing in right now, someone else knows your password: change it.`,
+      ].join("\n"),
+    }),
+    sms: ({ code, expiresInMinutes }) => ({
+      subject: "",
+      body: `Your sign-in code is ${code}. It expires in ${expiresInMinutes} minutes.`,
+    }),
+  },
 };
 
 const spanish: Catalogue = {
@@ -94,6 +112,24 @@ const spanish: Catalogue = {
     sms: ({ code, expiresInMinutes }) => ({
       subject: "",
       body: `Tu código de verificación es ${code}. Caduca en ${expiresInMinutes} minutos.`,
+    }),
+  },
+  login_code_valid: {
+    email: ({ code, expiresInMinutes }) => ({
+      subject: "Tu código para iniciar sesión",
+      body: [
+        "Hola:",
+        "",
+        "introduce este código para terminar de iniciar sesión:",
+        "",
+        code,
+        "",
+        `El código caduca en ${expiresInMinutes} minutos. Si no estás iniciando sesión ahora, alguien más conoce tu contraseña: cámbiala.`,
+      ].join("\n"),
+    }),
+    sms: ({ code, expiresInMinutes }) => ({
+      subject: "",
+      body: `Tu código para iniciar sesión es ${code}. Caduca en ${expiresInMinutes} minutos.`,
     }),
   },
 };

@@ -2,37 +2,31 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { ServerContext } from "../context.ts";
 import { isJsonRequest } from "../http/content-negotiation.ts";
 import { csrfTokenFor } from "../http/csrf.ts";
-import { badRequest, HerodotError, notFoundRow } from "../http/errors.ts";
-import { secureRedirectTo } from "../http/return-to.ts";
+import { badRequest, notFoundRow } from "../http/errors.ts";
+import { codeMfaLogin, isCodeLoginSubmission } from "../methods/code/mfa-login.ts";
+import { lookupLogin } from "../methods/lookup/lookup-login.ts";
 import { submittedMethod } from "../methods/method-of.ts";
 import {
   passwordLogin,
   populatePasswordLogin,
   populatePasswordRefresh,
 } from "../methods/password/login.ts";
-import type { Identity } from "../identity/identity.ts";
-import {
-  activateSession,
-  fetchSession,
-  issueSessionCookie,
-  newSession,
-  persistSession,
-  type ActiveSession,
-} from "../session/session-manager.ts";
-import { sessionJson } from "../session/session.ts";
-import { findFlow, insertFlow, updateFlow } from "../store/flows.ts";
+import { totpLogin } from "../methods/totp/totp-login.ts";
+import { fetchSession, type ActiveSession } from "../session/session-manager.ts";
+import { findFlow, insertFlow } from "../store/flows.ts";
 import { uiText } from "../text/messages.ts";
 import { csrfNode, upsertNode, type SortOptions } from "../ui/nodes.ts";
 import { ValidationError } from "../ui/validation-error.ts";
 import { alreadyLoggedInForLogin, sessionRequiredForHigherAal } from "./already-logged-in.ts";
 import { forwardError, sendError } from "./errors.ts";
-import { ensureFlowValid, writeFlowError, type FlowErrorPolicy } from "./flow-errors.ts";
+import { ensureFlowValid, uiUrl, writeFlowError, type FlowErrorPolicy } from "./flow-errors.ts";
 import { flowIdFromQuery } from "./flow-id.ts";
 import { flowJson, type Flow, type FlowType } from "./flow.ts";
 import { sendAlreadyLoggedIn, sendRedirectOrJson, sorted } from "./flow-responses.ts";
 import { sendStoredFlow } from "./get-flow.ts";
+import { completeLogin } from "./login-complete.ts";
+import { addTrustDeviceOption, populateSecondFactorLogin } from "./login-second-factor.ts";
 import { newFlow } from "./new-flow.ts";
-import { refuseUnverifiedLogin } from "./require-verified-address.ts";
 
 const loginSort: SortOptions = {
   groups: ["oidc", "default", "webauthn", "passkey", "code", "password", "totp", "lookup_secret"],
@@ -68,8 +62,11 @@ async function createLoginFlow(
     populatePasswordLogin(ctx, flow);
   } else if (flow.refresh) {
     if (flow.requestedAal === "aal1") populatePasswordRefresh(flow, active.identity);
+    else populateSecondFactorLogin(ctx, flow, active.identity);
   } else if (flow.requestedAal === "aal1" || active.session.aal === "aal2") {
     throw new AlreadyLoggedIn(flow.requestUrl);
+  } else {
+    populateSecondFactorLogin(ctx, flow, active.identity);
   }
   if (flow.refresh) flow.ui.messages = [uiText(1010003)];
   if (active && flow.requestedAal === "aal2" && active.session.aal !== "aal2") {
@@ -102,50 +99,50 @@ function errorPolicy(
   };
 }
 
-/** After a successful first factor: activate the session and answer per flow type and client. */
-async function completeLogin(
+/**
+ * A step that is not the end of the login (a code was sent): Kratos answers JSON and API clients
+ * 400 with the flow (kratos-behaviour §0-2), browsers 303 to the login UI.
+ */
+function answerLoginStep(
   ctx: ServerContext,
   request: FastifyRequest,
   reply: FastifyReply,
   flow: Flow,
-  identity: Identity,
-  existing: ActiveSession | undefined,
+): FastifyReply {
+  if (flow.type === "browser" && !isJsonRequest(request)) {
+    return reply.redirect(uiUrl(ctx, "/login", flow.id), 303);
+  }
+  return reply.code(400).send(flowJson(flow));
+}
+
+/** The second factor of an aal2 flow, by the strategy the submission is for. */
+async function submitSecondFactor(
+  ctx: ServerContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  flow: Flow,
+  existing: ActiveSession,
 ): Promise<FastifyReply> {
-  if (identity.state !== "active") {
-    throw new HerodotError(400, {
-      id: "identity_disabled",
-      message: "identity is disabled",
-      reason: "This account was disabled.",
+  const identity = existing.identity;
+  if (await isCodeLoginSubmission(request)) {
+    if ((await codeMfaLogin(ctx, request, reply, flow, identity)) === "code-sent") {
+      addTrustDeviceOption(ctx, flow, identity);
+      return answerLoginStep(ctx, request, reply, flow);
+    }
+    return completeLogin(ctx, request, reply, flow, identity, existing, {
+      method: "code",
+      aal: "aal2",
     });
   }
-  const refused = await refuseUnverifiedLogin(ctx, request, reply, flow, identity);
-  if (refused) return refused;
-  const { session, token } =
-    existing && existing.identity.id === identity.id
-      ? existing
-      : newSession(identity.id, ctx.now());
-  activateSession(ctx, request, session, { method: "password", aal: "aal1" });
-  const returnTo = secureRedirectTo(ctx.returnToPolicy, {
-    returnTo: flow.returnTo,
-    sourceUrl: flow.requestUrl,
-  });
-  flow.active = "password";
-  await ctx.db.transaction().execute(async (trx) => {
-    await updateFlow(trx, flow, ctx.now());
-    await persistSession(trx, session, token);
-  });
-  const body = sessionJson(session, identity, ctx.config.publicBaseUrl, ctx.now());
-  if (flow.type === "api") {
-    return reply.send({ session_token: token, session: body, continue_with: null });
+  const method = await submittedMethod(request);
+  if (method === "totp") {
+    await totpLogin(ctx, request, reply, flow, identity);
+  } else if (method === "lookup_secret") {
+    await lookupLogin(ctx, request, reply, flow, identity);
+  } else {
+    throw ValidationError.of("", uiText(4010002));
   }
-  await issueSessionCookie(ctx, request, reply, session, token);
-  if (isJsonRequest(request)) {
-    return reply.send({
-      session: body,
-      continue_with: [{ action: "redirect_browser_to", redirect_browser_to: returnTo }],
-    });
-  }
-  return reply.redirect(returnTo, 303);
+  return completeLogin(ctx, request, reply, flow, identity, existing, { method, aal: "aal2" });
 }
 
 async function submitLogin(
@@ -174,12 +171,16 @@ async function submitLogin(
     }
     if (!existing && flow.requestedAal === "aal2") throw sessionRequiredForHigherAal();
     ensureFlowValid(flow, ctx.now());
-    const method = await submittedMethod(request);
-    if (method !== "password" || flow.requestedAal !== "aal1") {
-      throw ValidationError.of("", uiText(4010002));
+    if (flow.requestedAal === "aal2" && existing) {
+      return await submitSecondFactor(ctx, request, reply, flow, existing);
     }
+    const method = await submittedMethod(request);
+    if (method !== "password") throw ValidationError.of("", uiText(4010002));
     const identity = await passwordLogin(ctx, request, reply, flow);
-    return await completeLogin(ctx, request, reply, flow, identity, existing);
+    return await completeLogin(ctx, request, reply, flow, identity, existing, {
+      method: "password",
+      aal: "aal1",
+    });
   } catch (error) {
     return writeFlowError(ctx, request, reply, flow, error, policy);
   }

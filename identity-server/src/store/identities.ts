@@ -372,3 +372,17 @@ export async function deleteIdentity(db: Executor, id: string): Promise<boolean>
   const result = await db.deleteFrom("identities").where("id", "=", id).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }
+
+/** Rewrites one credential's config (e.g. a backup code marked used) without touching the rest. */
+export async function updateCredentialConfig(
+  db: Executor,
+  credentialId: string,
+  config: Record<string, unknown>,
+  now: Date,
+): Promise<void> {
+  await db
+    .updateTable("identity_credentials")
+    .set({ config: JSON.stringify(config), updated_at: now.toISOString() })
+    .where("id", "=", credentialId)
+    .execute();
+}

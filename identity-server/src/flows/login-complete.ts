@@ -1,0 +1,136 @@
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { ServerContext } from "../context.ts";
+import { isJsonRequest } from "../http/content-negotiation.ts";
+import { HerodotError } from "../http/errors.ts";
+import { decodeFlowBody } from "../http/flow-body.ts";
+import { secureRedirectTo } from "../http/return-to.ts";
+import type { Identity } from "../identity/identity.ts";
+import { hasSecondFactor } from "../identity/second-factors.ts";
+import { aal2LoginUrl, satisfiesAal } from "../session/aal-policy.ts";
+import {
+  activateSession,
+  addAuthenticationMethod,
+  issueSessionCookie,
+  newSession,
+  persistSession,
+  type ActiveSession,
+} from "../session/session-manager.ts";
+import { sessionJson, type AuthenticationMethod } from "../session/session.ts";
+import { updateFlow } from "../store/flows.ts";
+import { trustDevice, trustedDeviceOf } from "../trusted-devices/device-trust.ts";
+import { setTrustedDeviceCookie } from "../trusted-devices/trusted-device-cookie.ts";
+import { sendError } from "./errors.ts";
+import type { Flow } from "./flow.ts";
+import { refuseUnverifiedLogin } from "./require-verified-address.ts";
+
+/** The factor a login strategy just verified, as it goes into the session's AMR. */
+export type CompletedFactor = Pick<AuthenticationMethod, "method" | "aal">;
+
+/**
+ * How a trusted device shows in the AMR. The OpenAPI enum of methods has no "trusted device", so
+ * it is `deviceauthn` (authentication by a device) at aal2, named by `provider: trusted_device`.
+ */
+export const trustedDeviceFactor = {
+  method: "deviceauthn",
+  aal: "aal2",
+  provider: "trusted_device",
+} as const;
+
+/** Kratos' BrowserLocationChangeRequiredError (422): an SPA must navigate to `redirect_browser_to`. */
+function browserLocationChangeRequired(url: string): HerodotError {
+  return new HerodotError(422, {
+    id: "browser_location_change_required",
+    message: "browser location change required",
+    reason: `In order to complete this flow please redirect the browser to: ${url}`,
+    extra: { redirect_browser_to: url },
+  });
+}
+
+async function trustRequested(request: FastifyRequest): Promise<boolean> {
+  const body = await decodeFlowBody(request, [{ name: "trust_device", type: "boolean" }]);
+  return body.trust_device === true;
+}
+
+/**
+ * Kratos' PostLoginHook after any factor: the session is (re)activated with the factor, a trusted
+ * browser completes the second factor of a first-factor login, a second factor with
+ * `trust_device` ticked trusts the browser, and the answer follows the AAL policy: a session still
+ * short of the identity's second factor is issued but sent to the aal2 login (HTML 303, JSON 422
+ * `browser_location_change_required`, API 200 without the identity).
+ */
+export async function completeLogin(
+  ctx: ServerContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  flow: Flow,
+  identity: Identity,
+  existing: ActiveSession | undefined,
+  factor: CompletedFactor,
+): Promise<FastifyReply> {
+  if (identity.state !== "active") {
+    throw new HerodotError(400, {
+      id: "identity_disabled",
+      message: "identity is disabled",
+      reason: "This account was disabled.",
+    });
+  }
+  if (factor.aal === "aal1") {
+    const refused = await refuseUnverifiedLogin(ctx, request, reply, flow, identity);
+    if (refused) return refused;
+  }
+  const now = ctx.now();
+  const { session, token } =
+    existing && existing.identity.id === identity.id ? existing : newSession(identity.id, now);
+  activateSession(ctx, request, session, factor);
+
+  const browser = flow.type === "browser";
+  if (
+    browser &&
+    factor.aal === "aal1" &&
+    session.aal !== "aal2" &&
+    hasSecondFactor(identity, ctx.config.secondFactor) &&
+    (await trustedDeviceOf(ctx, request, identity.id))
+  ) {
+    // Only the second factor is skipped: the password was just checked.
+    addAuthenticationMethod(session, trustedDeviceFactor, now);
+  }
+  const wantsTrust = browser && factor.aal === "aal2" && (await trustRequested(request));
+
+  const returnTo = secureRedirectTo(ctx.returnToPolicy, {
+    returnTo: flow.returnTo,
+    sourceUrl: flow.requestUrl,
+  });
+  flow.active = factor.method;
+  const trusted = await ctx.db.transaction().execute(async (trx) => {
+    await updateFlow(trx, flow, now);
+    await persistSession(trx, session, token);
+    return wantsTrust ? trustDevice(ctx, trx, request, identity.id) : undefined;
+  });
+
+  const aalMet = satisfiesAal(ctx, session, identity, ctx.config.secondFactor.whoamiRequiredAal);
+  if (flow.type === "api") {
+    // Kratos leaves the identity out until the second factor is done.
+    const body = sessionJson(session, aalMet ? identity : undefined, ctx.config.publicBaseUrl, now);
+    return reply.send({ session_token: token, session: body, continue_with: null });
+  }
+  await issueSessionCookie(ctx, request, reply, session, token);
+  if (trusted) {
+    const maxAge = Math.floor(ctx.config.secondFactor.trustedDeviceLifespanMs / 1000);
+    setTrustedDeviceCookie(reply, ctx.cookies, trusted.token, maxAge);
+  }
+  const query = new URL(flow.requestUrl).searchParams;
+  const secondFactorUrl = aalMet
+    ? undefined
+    : aal2LoginUrl(ctx, {
+        returnTo: query.get("return_to") ?? undefined,
+        loginChallenge: query.get("login_challenge") ?? undefined,
+      });
+  if (isJsonRequest(request)) {
+    if (secondFactorUrl) return sendError(reply, browserLocationChangeRequired(secondFactorUrl));
+    return reply.send({
+      session: sessionJson(session, identity, ctx.config.publicBaseUrl, now),
+      continue_with: [{ action: "redirect_browser_to", redirect_browser_to: returnTo }],
+    });
+  }
+  return reply.redirect(secondFactorUrl ?? returnTo, 303);
+}

@@ -1,0 +1,167 @@
+import { randomUUID } from "node:crypto";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { ServerContext } from "../../context.ts";
+import { ensureCsrf } from "../../flows/csrf-check.ts";
+import type { Flow } from "../../flows/flow.ts";
+import { csrfTokenFor } from "../../http/csrf.ts";
+import { badRequest } from "../../http/errors.ts";
+import { decodeFlowBody } from "../../http/flow-body.ts";
+import type { Identity } from "../../identity/identity.ts";
+import { normalizeAddress } from "../../identity/normalize.ts";
+import { codeMfaAddressesOf, type CodeMfaAddress } from "../../identity/second-factors.ts";
+import { deleteCodesOfFlow, insertCode } from "../../store/codes.ts";
+import { updateFlow } from "../../store/flows.ts";
+import { asLocale } from "../../text/locale.ts";
+import { uiText } from "../../text/messages.ts";
+import { csrfNode, upsertNode } from "../../ui/nodes.ts";
+import { ValidationError } from "../../ui/validation-error.ts";
+import { addressSubmitNode, codeSentNodes } from "./mfa-login-nodes.ts";
+import { generateCode, hmacCode } from "./one-time-code.ts";
+import { channelOf } from "./send-code.ts";
+import { CodeNotFoundError, useOneTimeCode } from "./use-code.ts";
+
+const codeLoginFields = [
+  { name: "csrf_token", type: "string" },
+  { name: "method", type: "string" },
+  { name: "code", type: "string" },
+  { name: "identifier", type: "string" },
+  { name: "address", type: "string" },
+  { name: "resend", type: "string" },
+  { name: "transient_payload", type: "object" },
+] as const;
+
+/** Kratos hands a submission with an `address` to the code strategy even without `method`. */
+export async function isCodeLoginSubmission(request: FastifyRequest): Promise<boolean> {
+  const body = await decodeFlowBody(request, codeLoginFields);
+  return body.method === "code" || typeof body.address === "string";
+}
+
+/**
+ * The identity's code addresses (Kratos sorts them), narrowed to the trait named by the login's
+ * `via` query parameter when one is given (400 when that trait is no code address).
+ */
+function codeAddresses(identity: Identity, via: string | null): CodeMfaAddress[] {
+  const addresses = [...codeMfaAddressesOf(identity)].sort((a, b) =>
+    a.address < b.address ? -1 : a.address > b.address ? 1 : 0,
+  );
+  if (!via) return addresses;
+  const value = identity.traits[via];
+  if (typeof value !== "string" || value === "") {
+    throw badRequest(`No value found for trait ${via} in the current identity.`);
+  }
+  const wanted = normalizeAddress(value, channelOf(value));
+  const match = addresses.find((a) => a.address === wanted);
+  if (!match) {
+    throw badRequest(
+      "You can only reference a trait that matches a verification email address in the via parameter, or a registered credential.",
+    );
+  }
+  return [match];
+}
+
+/** choose_method of a second-factor login: one "Send code to …" per address. */
+export function populateCodeMfaLogin(ctx: ServerContext, flow: Flow, identity: Identity): void {
+  if (!ctx.config.secondFactor.codeMfaEnabled) return;
+  const via = new URL(flow.requestUrl).searchParams.get("via");
+  for (const address of codeAddresses(identity, via))
+    flow.ui.nodes.push(addressSubmitNode(address));
+}
+
+export type CodeMfaLoginResult = "code-sent" | "verified";
+
+/** Sends a fresh code (earlier ones of the flow are deleted) and shows the code form. */
+async function sendLoginCode(
+  ctx: ServerContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  flow: Flow,
+  identity: Identity,
+  address: CodeMfaAddress,
+): Promise<void> {
+  const code = generateCode();
+  const now = ctx.now();
+  flow.state = "sent_email";
+  flow.active = "code";
+  flow.ui.nodes = codeSentNodes(address);
+  if (flow.type === "browser") {
+    upsertNode(flow.ui, csrfNode(csrfTokenFor(request, reply, ctx.cookies)));
+  }
+  flow.ui.messages = [uiText(1010025)];
+  await ctx.db.transaction().execute(async (trx) => {
+    await deleteCodesOfFlow(trx, flow.id);
+    await insertCode(trx, {
+      id: randomUUID(),
+      flowId: flow.id,
+      kind: "login",
+      hmac: hmacCode(ctx.secret, code),
+      type: "self_service",
+      identityId: identity.id,
+      addressValue: address.address,
+      addressVia: address.channel,
+      usedAt: undefined,
+      expiresAt: new Date(now.getTime() + ctx.config.codeLifespanMs),
+      issuedAt: now,
+    });
+    await ctx.courier.queue(trx, {
+      channel: address.channel,
+      recipient: address.address,
+      templateType: "login_code_valid",
+      locale: asLocale(flow.locale),
+      data: { code, expiresInMinutes: Math.floor(ctx.config.codeLifespanMs / 60_000) },
+    });
+    await updateFlow(trx, flow, now);
+  });
+}
+
+/**
+ * Kratos' code strategy as a second factor. choose_method (or `resend=code`): the submitted
+ * address must be one of the identity's code addresses (4000035), a code is sent and the flow
+ * moves to `sent_email`. sent_email: the code is checked under the flow's submission limit
+ * (4010008 when wrong; the sixth try is refused) and the flow passes.
+ */
+export async function codeMfaLogin(
+  ctx: ServerContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  flow: Flow,
+  identity: Identity,
+): Promise<CodeMfaLoginResult> {
+  const body = await decodeFlowBody(request, codeLoginFields);
+  ensureCsrf(ctx, request, flow, typeof body.csrf_token === "string" ? body.csrf_token : undefined);
+  if (body.resend === "code") flow.state = "choose_method";
+
+  if (flow.state === "choose_method") {
+    const typed = (
+      (typeof body.address === "string" ? body.address : "") ||
+      (typeof body.identifier === "string" ? body.identifier : "")
+    ).trim();
+    if (typed === "") {
+      throw ValidationError.of("identifier", uiText(4000002, { property: "identifier" }));
+    }
+    const wanted = typed.includes("@") ? typed.toLowerCase() : typed;
+    const address = codeMfaAddressesOf(identity).find((a) => a.address === wanted);
+    if (!ctx.config.secondFactor.codeMfaEnabled || !address) {
+      throw ValidationError.of("", uiText(4000035));
+    }
+    await sendLoginCode(ctx, request, reply, flow, identity, address);
+    return "code-sent";
+  }
+
+  if (flow.state !== "sent_email") throw ValidationError.of("", uiText(4010002));
+  const code = typeof body.code === "string" ? body.code.trim() : "";
+  if (code === "") throw ValidationError.of("code", uiText(4000002, { property: "code" }));
+  try {
+    const used = await useOneTimeCode(ctx, flow, "login", code);
+    if (used.identityId !== identity.id) throw new CodeNotFoundError();
+  } catch (error) {
+    if (error instanceof CodeNotFoundError) throw ValidationError.of("", uiText(4010008));
+    throw error;
+  } finally {
+    if (flow.type === "browser") {
+      upsertNode(flow.ui, csrfNode(csrfTokenFor(request, reply, ctx.cookies)));
+    }
+  }
+  flow.state = "passed_challenge";
+  flow.active = "code";
+  return "verified";
+}

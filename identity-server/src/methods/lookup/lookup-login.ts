@@ -1,0 +1,74 @@
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { ServerContext } from "../../context.ts";
+import { ensureCsrf } from "../../flows/csrf-check.ts";
+import type { Flow } from "../../flows/flow.ts";
+import { csrfTokenFor } from "../../http/csrf.ts";
+import { decodeFlowBody } from "../../http/flow-body.ts";
+import type { Identity } from "../../identity/identity.ts";
+import { credentialOf, lookupCodesOf } from "../../identity/second-factors.ts";
+import { findIdentity, updateCredentialConfig } from "../../store/identities.ts";
+import { uiText } from "../../text/messages.ts";
+import { csrfNode, findInput, setNodeValue, upsertNode } from "../../ui/nodes.ts";
+import { ValidationError } from "../../ui/validation-error.ts";
+import { findLookupCode } from "./lookup-codes.ts";
+import { lookupLoginCodeNode, lookupLoginSubmitNode } from "./lookup-nodes.ts";
+
+const lookupLoginFields = [
+  { name: "csrf_token", type: "string" },
+  { name: "method", type: "string" },
+  { name: "lookup_secret", type: "string" },
+  { name: "transient_payload", type: "object" },
+] as const;
+
+/** Second-factor form: the backup code and "Use backup recovery code", when codes exist. */
+export function populateLookupLogin(flow: Flow, identity: Identity): void {
+  if (lookupCodesOf(identity).length === 0) return;
+  upsertNode(flow.ui, lookupLoginCodeNode());
+  flow.ui.nodes.push(lookupLoginSubmitNode());
+}
+
+/**
+ * Kratos' lookup login: the typed code must be one of the identity's backup codes (4000016) and
+ * unused (4000012); it is marked used (to the second) in the same transaction that checks it.
+ */
+export async function lookupLogin(
+  ctx: ServerContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  flow: Flow,
+  identity: Identity,
+): Promise<void> {
+  try {
+    const body = await decodeFlowBody(request, lookupLoginFields);
+    const typed = typeof body.lookup_secret === "string" ? body.lookup_secret : "";
+    if (typed.trim() === "") {
+      throw ValidationError.of("lookup_secret", uiText(4000002, { property: "lookup_secret" }));
+    }
+    ensureCsrf(
+      ctx,
+      request,
+      flow,
+      typeof body.csrf_token === "string" ? body.csrf_token : undefined,
+    );
+    await ctx.db.transaction().execute(async (trx) => {
+      const current = await findIdentity(trx, identity.id);
+      const credential = current ? credentialOf(current, "lookup_secret") : undefined;
+      if (!current || !credential) throw ValidationError.of("", uiText(4000014));
+      const codes = lookupCodesOf(current);
+      const match = findLookupCode(ctx.secret, codes, typed);
+      if (!match) throw ValidationError.of("", uiText(4000016));
+      if (match.used_at) throw ValidationError.of("", uiText(4000012));
+      const now = ctx.now();
+      const usedAt = new Date(Math.round(now.getTime() / 1000) * 1000).toISOString();
+      const updated = codes.map((c) => (c === match ? { ...c, used_at: usedAt } : c));
+      await updateCredentialConfig(trx, credential.id, { recovery_codes: updated }, now);
+    });
+  } catch (error) {
+    const codeNode = findInput(flow.ui, "lookup_secret");
+    if (codeNode) setNodeValue(codeNode, undefined);
+    if (flow.type === "browser") {
+      upsertNode(flow.ui, csrfNode(csrfTokenFor(request, reply, ctx.cookies)));
+    }
+    throw error;
+  }
+}
