@@ -148,4 +148,20 @@ describe("readIdentityAnswer", () => {
     expect(okAnswer).toEqual({ status: 200, body: flow, setCookies: ["csrf=1"] });
     expect(invalidAnswer).toEqual({ status: 400, body: flow, setCookies: [] });
   });
+
+  it("keeps the Location of a redirect, which names the flow that replaces the submitted one", async () => {
+    const location = "http://127.0.0.1:4433/self-service/recovery/flows?id=new-flow";
+    const { fetchApi, calls } = recordingFetch(
+      () => new Response(null, { status: 303, headers: { location, "set-cookie": "c=1" } }),
+    );
+    const client = createIdentityClient({ basePath: "http://127.0.0.1:4433", fetchApi });
+    const answer = await readIdentityAnswer(() =>
+      client.frontend.updateRecoveryFlowRaw({
+        flow: "old-flow",
+        updateRecoveryFlowBody: { method: "code", code: "123456" },
+      }),
+    );
+    expect(calls[0]?.init?.redirect).toBe("manual");
+    expect(answer).toEqual({ status: 303, body: null, setCookies: ["c=1"], location });
+  });
 });

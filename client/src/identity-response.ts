@@ -38,6 +38,11 @@ export interface IdentityAnswer {
   status: number;
   body: unknown;
   setCookies: string[];
+  /**
+   * The Location of a redirect. Kratos answers some JSON submissions with 303 to the flow that
+   * replaces the submitted one (recovery retries and expiry), and redirects are never followed.
+   */
+  location?: string;
 }
 
 export async function readIdentityAnswer<T>(
@@ -50,7 +55,14 @@ export async function readIdentityAnswer<T>(
     if (!(error instanceof ResponseError)) throw error;
     raw = error.response;
   }
-  return { status: raw.status, body: await readBody(raw), setCookies: raw.headers.getSetCookie() };
+  const answer: IdentityAnswer = {
+    status: raw.status,
+    body: await readBody(raw),
+    setCookies: raw.headers.getSetCookie(),
+  };
+  const location = raw.headers.get("location");
+  if (location) answer.location = location;
+  return answer;
 }
 
 async function readBody(response: Response): Promise<unknown> {

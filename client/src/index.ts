@@ -6,17 +6,22 @@ export type { IdentityAnswer, IdentityResponse } from "./identity-response.ts";
 export {
   FlowErrorFromJSON,
   LoginFlowFromJSON,
+  RecoveryFlowFromJSON,
   RegistrationFlowFromJSON,
   SessionFromJSON,
+  SettingsFlowFromJSON,
   UiNodeFromJSON,
+  VerificationFlowFromJSON,
 } from "@ory/client-fetch";
 export type {
   ContinueWith,
   FlowError,
   LoginFlow,
   LogoutFlow,
+  RecoveryFlow,
   RegistrationFlow,
   Session,
+  SettingsFlow,
   SuccessfulNativeLogin,
   SuccessfulNativeRegistration,
   UiContainer,
@@ -29,5 +34,10 @@ export type {
   UiNodeTextAttributes,
   UiText,
   UpdateLoginFlowBody,
+  UpdateRecoveryFlowBody,
   UpdateRegistrationFlowBody,
+  UpdateSettingsFlowBody,
+  UpdateVerificationFlowBody,
+  VerifiableIdentityAddress,
+  VerificationFlow,
 } from "@ory/client-fetch";

@@ -112,14 +112,14 @@ describe("the registration form from real flow JSON", () => {
     expect(screen.getByLabelText("Name")).not.toHaveAttribute("aria-invalid");
   });
 
-  it("fills the password-policy message (4000032) from its context", () => {
+  it("words the password-policy message (4000032) plainly, filled from its context", () => {
     const flow = RegistrationFlowFromJSON(
       vendorJson("elements.registration.two-step.password-policy-error.json"),
     );
     renderFlow(flow.ui);
 
     expect(screen.getByLabelText("Password")).toHaveAccessibleDescription(
-      "The password must be at least 8 characters long, but got 4.",
+      "Your password is too short: use at least 8 characters (you entered 4).",
     );
   });
 });

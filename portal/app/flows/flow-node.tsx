@@ -37,8 +37,11 @@ export function FlowNode(props: { node: UiNode; options?: NodeRenderOptions }) {
         return <NodeButton node={input} options={options} />;
       case "checkbox":
         return <NodeCheckbox node={input} options={options} />;
-      default:
+      default: {
+        const render = options.renderInput?.[attributes.name];
+        if (render) return render(input, options.fields?.[attributes.name]);
         return <NodeField node={input} options={options} />;
+      }
     }
   }
   if (isImageAttributes(attributes)) return <NodeImage node={{ ...node, attributes }} />;

@@ -50,19 +50,58 @@ describe("followOutcome", () => {
   });
 
   it("loads URLs chosen by the identity service as whole documents", () => {
-    const result = followOutcome(
-      {
-        kind: "redirect",
-        url: "http://localhost:3000/api/kratos/self-service/login/browser?aal=aal2",
-      },
+    const elsewhere = followOutcome(
+      { kind: "redirect", url: "http://localhost:4000/agency-selection" },
       route("/es/login?flow=f1"),
       cookies,
     );
-    expect(redirectOf(result)).toMatchObject({
-      location: "http://localhost:3000/api/kratos/self-service/login/browser?aal=aal2",
+    const proxied = followOutcome(
+      {
+        kind: "redirect",
+        url: "http://localhost:3000/api/kratos/self-service/settings?flow=s1",
+      },
+      route("/es/login?flow=f1"),
+      [],
+    );
+    expect(redirectOf(elsewhere)).toMatchObject({
+      location: "http://localhost:4000/agency-selection",
       document: true,
       cookies,
     });
+    expect(redirectOf(proxied)).toMatchObject({
+      location: "/api/kratos/self-service/settings?flow=s1",
+      document: true,
+    });
+  });
+
+  it("sends the identity service's login initialiser through the portal's own login page", () => {
+    const returnTo = "http://localhost:3000/api/kratos/self-service/settings?flow=s1";
+    const result = followOutcome(
+      {
+        kind: "redirect",
+        url: `http://localhost:3000/api/kratos/self-service/login/browser?refresh=true&return_to=${encodeURIComponent(returnTo)}`,
+        refresh: true,
+      },
+      route("/es/settings?flow=s1"),
+      cookies,
+    );
+    expect(redirectOf(result)).toMatchObject({
+      location: `/es/login?refresh=true&return_to=${encodeURIComponent(returnTo)}&notice=refresh`,
+      document: false,
+      cookies,
+    });
+  });
+
+  it("opens the identity service's locale-less UI URLs as this language's page", () => {
+    const result = followOutcome(
+      {
+        kind: "continue",
+        target: { url: "http://localhost:3000/settings?flow=s1" },
+      },
+      route("/es/settings?flow=s1"),
+      [],
+    );
+    expect(redirectOf(result)).toMatchObject({ location: "/es/settings?flow=s1", document: false });
   });
 
   it("sends continue_with flows to the portal's page in the current language", () => {
@@ -71,7 +110,47 @@ describe("followOutcome", () => {
       route("/es/login?flow=f1"),
       [],
     );
+    const withOwnUrl = followOutcome(
+      {
+        kind: "continue",
+        target: {
+          page: "settings",
+          flowId: "s1",
+          url: "http://localhost:3000/settings?flow=s1",
+        },
+      },
+      route("/es/recovery?flow=r1"),
+      cookies,
+    );
+    const onAnotherOrigin = followOutcome(
+      {
+        kind: "continue",
+        target: { page: "settings", flowId: "s1", url: "https://accounts.example.gov/s?flow=s1" },
+      },
+      route("/es/recovery?flow=r1"),
+      [],
+    );
     expect(redirectOf(result).location).toBe("/es/verification?flow=v1");
+    expect(redirectOf(withOwnUrl)).toMatchObject({
+      location: "/es/settings?flow=s1",
+      document: false,
+      cookies,
+    });
+    expect(redirectOf(onAnotherOrigin)).toMatchObject({
+      location: "https://accounts.example.gov/s?flow=s1",
+      document: true,
+    });
+  });
+
+  it("sends a sign-in that needs a verified address to the verification page", () => {
+    const result = followOutcome(
+      { kind: "verify-address" },
+      route("/es/login?flow=f1&return_to=http%3A%2F%2Flocalhost%3A4000%2F"),
+      [],
+    );
+    expect(redirectOf(result).location).toBe(
+      "/es/verification?return_to=http%3A%2F%2Flocalhost%3A4000%2F",
+    );
   });
 
   it("restarts a flow with a notice, and turns a second identical failure into an error", () => {
@@ -132,8 +211,20 @@ describe("followOutcome", () => {
       route("/es/registration"),
       [],
     );
-    expect(redirectOf(refresh).location).toBe("/es/login?refresh=true");
+    const settings = followOutcome(
+      { kind: "needs-login", refresh: false, aal2: false },
+      {
+        ...route("/es/settings"),
+        page: "settings",
+        returnAfterLogin: "http://localhost:3000/es/settings",
+      },
+      [],
+    );
+    expect(redirectOf(refresh).location).toBe("/es/login?refresh=true&notice=refresh");
     expect(redirectOf(aal2).location).toBe("/es/login?aal=aal2");
+    expect(redirectOf(settings).location).toBe(
+      "/es/login?return_to=http%3A%2F%2Flocalhost%3A3000%2Fes%2Fsettings",
+    );
   });
 
   it("starts over when a flow id is malformed (400 without a flow) on fetch only", () => {

@@ -1,8 +1,9 @@
+import { portalDestination } from "../http/portal-destination.server.ts";
 import { redirectWithCookies } from "../http/redirects.server.ts";
 import type { Locale } from "../i18n/locales.ts";
 import type { FlowShape, IdentityOutcome, RestartReason } from "./identity-outcome.ts";
 
-export type FlowPage = "login" | "registration";
+export type FlowPage = "login" | "registration" | "recovery" | "verification" | "settings";
 
 /** Where the outcome happened: which screen, at which step, and the URL the browser is on. */
 export interface FlowRoute {
@@ -12,6 +13,8 @@ export interface FlowRoute {
   /** Query parameters a fresh flow must inherit (return_to, refresh, aal, login_challenge …). */
   keep: readonly string[];
   phase: "create" | "fetch" | "submit";
+  /** Absolute URL a login this outcome asks for should return to (settings needs a session). */
+  returnAfterLogin?: string;
 }
 
 export type FollowResult =
@@ -22,6 +25,9 @@ export type FollowResult =
 
 /** Marks a restarted flow, so the page can say why and a failing restart cannot loop. */
 export const noticeParam = "notice";
+
+/** Tells the login page that it asks again because a change needs a recent sign-in. */
+export const refreshNotice = "refresh";
 
 /**
  * The single place that turns an identity-service outcome into a browser response, for every
@@ -37,18 +43,37 @@ export function followOutcome(
     response: redirectWithCookies(to, setCookies, { document }),
   });
   const { locale } = route;
+  const goToUrl = (url: string, notice?: string): FollowResult => {
+    const destination = portalDestination(url, locale);
+    if (notice === undefined || destination.document)
+      return go(destination.to, destination.document);
+    const separator = destination.to.includes("?") ? "&" : "?";
+    return go(`${destination.to}${separator}${noticeParam}=${notice}`);
+  };
 
   switch (outcome.kind) {
     case "flow":
       return { type: "render", flow: outcome.flow, status: outcome.status };
-    case "continue":
-      return "url" in outcome.target
-        ? go(outcome.target.url, true)
-        : go(`/${locale}/${outcome.target.page}?flow=${encodeURIComponent(outcome.target.flowId)}`);
+    case "continue": {
+      const { target } = outcome;
+      // Our own page for the flow, unless the identity service placed it on another origin.
+      if (
+        "page" in target &&
+        (target.url === undefined || !portalDestination(target.url, locale).document)
+      ) {
+        return go(`/${locale}/${target.page}?flow=${encodeURIComponent(target.flowId)}`);
+      }
+      return goToUrl(target.url ?? "");
+    }
     case "redirect":
-      return go(outcome.url, true);
+      return goToUrl(outcome.url, outcome.refresh ? refreshNotice : undefined);
     case "use-flow":
       return go(flowPageUrl(route, { flow: outcome.flowId }));
+    case "verify-address": {
+      const returnTo = route.url.searchParams.get("return_to");
+      const search = returnTo ? `?return_to=${encodeURIComponent(returnTo)}` : "";
+      return go(`/${locale}/verification${search}`);
+    }
     case "restart":
       return restart(route, outcome.reason, go);
     case "session-already-available": {
@@ -59,6 +84,8 @@ export function followOutcome(
       const query = new URLSearchParams();
       if (outcome.refresh) query.set("refresh", "true");
       if (outcome.aal2) query.set("aal", "aal2");
+      if (route.returnAfterLogin) query.set("return_to", route.returnAfterLogin);
+      if (outcome.refresh) query.set(noticeParam, refreshNotice);
       const search = query.size > 0 ? `?${query.toString()}` : "";
       return go(`/${locale}/login${search}`);
     }

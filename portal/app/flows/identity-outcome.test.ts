@@ -117,6 +117,62 @@ describe("classifyIdentityAnswer", () => {
     });
   });
 
+  it("opens the replacement flow a 303 names (recovery retries and expiry)", () => {
+    expect(
+      classifyIdentityAnswer({
+        status: 303,
+        body: null,
+        location: "http://localhost:3000/api/kratos/self-service/recovery/flows?id=r2",
+      }),
+    ).toEqual({ kind: "use-flow", flowId: "r2" });
+    expect(
+      classifyIdentityAnswer({ status: 303, body: null, location: "http://localhost:3000/x" }),
+    ).toEqual({ kind: "redirect", url: "http://localhost:3000/x" });
+  });
+
+  it("follows 403 session_verified_address_required to its verification flow", () => {
+    const continueWith = [
+      {
+        action: "show_verification_ui",
+        flow: {
+          id: "v9",
+          verifiable_address: "jane@example.gov",
+          url: "http://x/verification?flow=v9",
+        },
+      },
+    ];
+    const body = {
+      error: {
+        id: "session_verified_address_required",
+        code: 400,
+        details: { continue_with: continueWith },
+      },
+    };
+    expect(classifyIdentityAnswer({ status: 403, body })).toEqual({
+      kind: "continue",
+      target: { page: "verification", flowId: "v9", url: "http://x/verification?flow=v9" },
+    });
+    expect(
+      classifyIdentityAnswer({
+        status: 403,
+        body: { error: { id: "session_verified_address_required", code: 400 } },
+      }),
+    ).toEqual({ kind: "verify-address" });
+  });
+
+  it("marks a refresh redirect, so the login page can say why it asks again", () => {
+    const body = {
+      error: { id: "session_refresh_required", code: 403 },
+      redirect_browser_to:
+        "http://localhost:3000/api/kratos/self-service/login/browser?refresh=true",
+    };
+    expect(classifyIdentityAnswer({ status: 403, body })).toEqual({
+      kind: "redirect",
+      url: "http://localhost:3000/api/kratos/self-service/login/browser?refresh=true",
+      refresh: true,
+    });
+  });
+
   it("reports a plain success and an unexplained failure as such", () => {
     expect(classifyIdentityAnswer({ status: 200, body: { session: { id: "s1" } } })).toMatchObject({
       kind: "success",
@@ -155,12 +211,14 @@ describe("pickContinueWith", () => {
     expect(pickContinueWith([token, redirect])).toEqual({ url: "http://localhost:4000/" });
   });
 
-  it("goes to a flow's own url when the identity service gives one", () => {
+  it("keeps a flow's own url beside its id, for the caller to judge", () => {
     const withUrl = {
       ...verification,
       flow: { ...verification.flow, url: "http://localhost:3000/verification?flow=v1" },
     };
-    expect(pickContinueWith([withUrl])).toEqual({
+    expect(pickContinueWith([redirect, withUrl])).toEqual({
+      page: "verification",
+      flowId: "v1",
       url: "http://localhost:3000/verification?flow=v1",
     });
   });

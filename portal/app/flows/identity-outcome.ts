@@ -15,10 +15,15 @@ export type IdentityOutcome =
   | { kind: "flow"; status: number; flow: FlowShape }
   /** continue_with told us where to go (already picked by priority). */
   | { kind: "continue"; target: ContinueTarget }
-  /** The browser must go to this URL (422 browser_location_change_required, 403 aal2/refresh). */
-  | { kind: "redirect"; url: string }
-  /** 410 with a replacement flow. */
+  /**
+   * The browser must go to this URL (422 browser_location_change_required, 403 aal2/refresh);
+   * `refresh` when it leads to a re-authentication the user should be told about.
+   */
+  | { kind: "redirect"; url: string; refresh?: boolean }
+  /** 410 with a replacement flow, or a 303 to it (recovery retries and expiry). */
   | { kind: "use-flow"; flowId: string }
+  /** Sign-in needs a verified address and the identity service named no verification flow. */
+  | { kind: "verify-address" }
   | { kind: "restart"; reason: RestartReason }
   | { kind: "session-already-available" }
   | { kind: "needs-login"; refresh: boolean; aal2: boolean }
@@ -45,9 +50,17 @@ export function isFlowShape(value: unknown): value is FlowShape {
 export interface IdentityAnswer {
   status: number;
   body: unknown;
+  location?: string;
 }
 
-export function classifyIdentityAnswer({ status, body }: IdentityAnswer): IdentityOutcome {
+/** Kratos' answer to JSON clients that must use another flow: 303 to `…/flows?id=<new>`. */
+const replacementFlowPath = /\/self-service\/[a-z]+\/flows$/;
+
+export function classifyIdentityAnswer({
+  status,
+  body,
+  location,
+}: IdentityAnswer): IdentityOutcome {
   const errorId = errorIdOf(body);
   const redirectTo = isRecord(body) ? stringOr(body.redirect_browser_to) : undefined;
 
@@ -58,6 +71,7 @@ export function classifyIdentityAnswer({ status, body }: IdentityAnswer): Identi
     return { kind: "success", body };
   }
   if (isFlowShape(body)) return { kind: "flow", status, flow: body };
+  if (status >= 300 && status < 400 && location) return followLocation(location);
 
   switch (status) {
     case 400:
@@ -70,11 +84,19 @@ export function classifyIdentityAnswer({ status, body }: IdentityAnswer): Identi
       return { kind: "needs-login", refresh: false, aal2: false };
     case 403:
       if (errorId === "security_csrf_violation") return { kind: "restart", reason: "csrf" };
+      if (errorId === "session_verified_address_required") {
+        const target = pickContinueWith(errorDetailsOf(body)?.continue_with);
+        return target ? { kind: "continue", target } : { kind: "verify-address" };
+      }
       if (errorId === "security_identity_mismatch") {
         return { kind: "restart", reason: "identity-mismatch" };
       }
       if (errorId === "session_aal2_required" || errorId === "session_refresh_required") {
-        if (redirectTo) return { kind: "redirect", url: redirectTo };
+        if (redirectTo) {
+          return errorId === "session_refresh_required"
+            ? { kind: "redirect", url: redirectTo, refresh: true }
+            : { kind: "redirect", url: redirectTo };
+        }
         return {
           kind: "needs-login",
           refresh: errorId === "session_refresh_required",
@@ -94,6 +116,23 @@ export function classifyIdentityAnswer({ status, body }: IdentityAnswer): Identi
       break;
   }
   return { kind: "unknown", status, errorId };
+}
+
+function followLocation(location: string): IdentityOutcome {
+  let url: URL;
+  try {
+    url = new URL(location);
+  } catch {
+    return { kind: "unknown", status: 303, errorId: undefined };
+  }
+  const flowId = url.searchParams.get("id");
+  if (replacementFlowPath.test(url.pathname) && flowId) return { kind: "use-flow", flowId };
+  return { kind: "redirect", url: location };
+}
+
+function errorDetailsOf(body: unknown): Record<string, unknown> | undefined {
+  if (!isRecord(body) || !isRecord(body.error)) return undefined;
+  return isRecord(body.error.details) ? body.error.details : undefined;
 }
 
 function errorIdOf(body: unknown): string | undefined {

@@ -35,6 +35,45 @@ describe("fromUiText", () => {
     expect(translateMessage(english, fromUiText(reason))).toBe("x");
   });
 
+  it("translates the code method's reasons for replacing a recovery or verification flow", () => {
+    const tooOften = {
+      id: 4000001,
+      text: "The request was submitted too often. Please request another code.",
+      type: "error" as const,
+      context: { reason: "The request was submitted too often. Please request another code." },
+    };
+    expect(translateMessage(spanish, fromUiText(tooOften))).toBe(
+      "Introdujo un código demasiadas veces. Solicite un código nuevo.",
+    );
+  });
+
+  it("rewrites the server's password reasons in plain words, in both languages", () => {
+    const tooShort = {
+      id: 4000032,
+      text: "The password must be at least 12 characters long, but got 5.",
+      type: "error" as const,
+      context: { min_length: 12, actual_length: 5 },
+    };
+    const breached = {
+      id: 4000034,
+      text: "The password has been found in data breaches and must no longer be used.",
+      type: "error" as const,
+      context: { breaches: 1 },
+    };
+    expect(translateMessage(english, fromUiText(tooShort))).toBe(
+      "Your password is too short: use at least 12 characters (you entered 5).",
+    );
+    expect(translateMessage(spanish, fromUiText(tooShort))).toBe(
+      "Su contraseña es demasiado corta: use al menos 12 caracteres (introdujo 5).",
+    );
+    expect(translateMessage(english, fromUiText(breached))).toBe(
+      "This password has appeared in a data breach, so it is not safe to use. Please choose a different one.",
+    );
+    expect(translateMessage(spanish, fromUiText(breached))).toBe(
+      "Esta contraseña apareció en una filtración de datos y no es segura. Elija otra.",
+    );
+  });
+
   it("falls back to the server's text for ids the catalogue does not know", () => {
     const unknown = { id: 9990001, text: "Something new from the server.", type: "info" as const };
     expect(translateMessage(spanish, fromUiText(unknown))).toBe("Something new from the server.");

@@ -23,16 +23,29 @@ export function fromUiText(text: UiText, node?: UiNode): FieldMessage {
   const params = isRecord(text.context) ? text.context : {};
   return {
     id: text.id,
-    key: `kratos.${text.id}${variantFor(text.id, node)}`,
+    key: `kratos.${text.id}${variantFor(text, node)}`,
     params,
     fallback: text.text,
     type: text.type === "error" || text.type === "success" ? text.type : "info",
   };
 }
 
-/** Kratos' generic 4000001 {reason} reads better as "Email must be a valid email." on fields. */
-function variantFor(id: number, node: UiNode | undefined): string {
-  if (id !== 4000001 || node === undefined || !isInputNode(node)) return "";
+/**
+ * Kratos' generic 4000001 "{reason}" is English prose from the server. The reasons the code
+ * method gives for a replaced flow get a catalogue text of their own, so they are translated.
+ */
+const knownReasons: Readonly<Record<string, string>> = {
+  "The request was submitted too often. Please request another code.": ".tooOften",
+  "The code was already used. Please request another code.": ".codeUsed",
+};
+
+/** 4000001 on a field reads better as "Email must be a valid email." (spec §8: phone or e-mail). */
+function variantFor(text: UiText, node: UiNode | undefined): string {
+  if (text.id !== 4000001) return "";
+  const reason = isRecord(text.context) ? text.context.reason : undefined;
+  const known = typeof reason === "string" ? knownReasons[reason] : undefined;
+  if (known !== undefined) return known;
+  if (node === undefined || !isInputNode(node)) return "";
   const { type, name } = node.attributes;
   if (type === "email" || name.endsWith("email")) return ".email";
   if (type === "tel" || name.endsWith("phone")) return ".phone";

@@ -40,6 +40,10 @@ export function NodeField(props: { node: NodeWith<InputAttributes>; options: Nod
   const label = state?.label ?? labelText(translator, node);
   const messages = state?.messages ?? nodeMessages(node);
   const messagesId = `${id}-messages`;
+  const hintId = `${id}-hint`;
+  const describedBy = [state?.hint ? hintId : "", messages.length > 0 ? messagesId : ""]
+    .filter((part) => part !== "")
+    .join(" ");
   const isPassword = attributes.type === "password";
   const declaredType = htmlInputTypes.has(attributes.type) ? attributes.type : "text";
   const onInput = (event: FormEvent<HTMLInputElement>) =>
@@ -59,16 +63,16 @@ export function NodeField(props: { node: NodeWith<InputAttributes>; options: Nod
           type={isPassword && revealed ? "text" : declaredType}
           defaultValue={state?.value ?? (isPassword ? undefined : valueAsString(attributes.value))}
           required={attributes.required}
-          disabled={attributes.disabled}
+          disabled={state?.disabled ?? attributes.disabled}
           autoComplete={
             attributes.autocomplete ?? (attributes.name === "identifier" ? "username" : undefined)
           }
           maxLength={attributes.maxlength}
           aria-invalid={hasErrors(messages) ? true : undefined}
-          aria-describedby={messages.length > 0 ? messagesId : undefined}
+          aria-describedby={describedBy || undefined}
           onInput={onInput}
           onBlur={onBlur}
-          className={`block w-full rounded-md border bg-white px-3 py-2 text-base text-slate-900 dark:bg-slate-950 dark:text-slate-100 ${isPassword ? "pr-12" : ""} ${hasErrors(messages) ? "border-red-700 dark:border-red-400" : "border-slate-500 dark:border-slate-400"}`}
+          className={inputClassName(hasErrors(messages), isPassword ? "pr-12" : "")}
         />
         {isPassword && hydrated && (
           <button
@@ -83,9 +87,22 @@ export function NodeField(props: { node: NodeWith<InputAttributes>; options: Nod
           </button>
         )}
       </div>
+      {state?.hint && (
+        <p id={hintId} className="mt-1 text-sm text-slate-700 dark:text-slate-300">
+          {state.hint}
+        </p>
+      )}
       <FieldMessages id={messagesId} messages={messages} />
     </div>
   );
+}
+
+/** The look of every text-like input, so fields the screens build themselves match. */
+export function inputClassName(invalid: boolean, extra = ""): string {
+  const border = invalid
+    ? "border-red-700 dark:border-red-400"
+    : "border-slate-500 dark:border-slate-400";
+  return `block w-full rounded-md border bg-white px-3 py-2 text-base text-slate-900 disabled:bg-slate-100 disabled:text-slate-700 dark:bg-slate-950 dark:text-slate-100 dark:disabled:bg-slate-800 dark:disabled:text-slate-300 ${border} ${extra}`;
 }
 
 export function labelText(

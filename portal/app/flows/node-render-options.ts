@@ -1,4 +1,6 @@
+import type { ReactNode } from "react";
 import type { FieldMessage } from "./messages.ts";
+import type { InputAttributes, NodeWith } from "./node-guards.ts";
 
 /** What a screen can lay over the server's node for one field. */
 export interface FieldState {
@@ -8,6 +10,10 @@ export interface FieldState {
   value?: string;
   /** Already translated label, for fields the portal adds itself. */
   label?: string;
+  /** Already translated help text under the field, read out with it. */
+  hint?: string;
+  /** Shown but not editable here (and so not posted), e.g. the e-mail on the settings page. */
+  disabled?: boolean;
 }
 
 export interface NodeRenderOptions {
@@ -16,4 +22,8 @@ export interface NodeRenderOptions {
   onFieldBlur?: (name: string, input: HTMLInputElement) => void;
   /** While a submission is in flight: buttons are disabled so it cannot be sent twice. */
   submitting?: boolean;
+  /** Inputs a screen renders its own way, by name (e.g. a phone number with a country picker). */
+  renderInput?: Readonly<
+    Record<string, (node: NodeWith<InputAttributes>, state: FieldState | undefined) => ReactNode>
+  >;
 }

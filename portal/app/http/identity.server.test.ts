@@ -39,4 +39,16 @@ describe("forwardedHeaders", () => {
     expect(minted["x-correlation-id"]).toMatch(/^[0-9a-f-]{36}$/);
     expect(minted).not.toHaveProperty("Cookie");
   });
+
+  it("sends the page's locale as Accept-Language, so the courier writes in that language", () => {
+    const request = new Request("http://localhost/es/recovery", {
+      headers: { "accept-language": "en-US,en;q=0.9" },
+    });
+    expect(forwardedHeaders(request, new RouterContextProvider(), "es")).toMatchObject({
+      "Accept-Language": "es",
+    });
+    expect(forwardedHeaders(request, new RouterContextProvider())).not.toHaveProperty(
+      "Accept-Language",
+    );
+  });
 });

@@ -2,6 +2,7 @@ import { createIdentityClient } from "@portal/client";
 import type { IdentityClient } from "@portal/client";
 import type { RouterContextProvider } from "react-router";
 import { getConfig } from "../config.server.ts";
+import type { Locale } from "../i18n/locales.ts";
 import { requestInfoContext } from "./request-context.ts";
 
 const correlationIdPattern = /^[\w.:-]{1,128}$/;
@@ -9,10 +10,13 @@ const correlationIdPattern = /^[\w.:-]{1,128}$/;
 /**
  * Headers a loader or action forwards to the identity service so that it sees the browser:
  * its cookies (CSRF + session), its User-Agent and address, and the request's correlation id.
+ * The page's locale goes as Accept-Language: the courier writes recovery and verification
+ * messages in the language of the request that created the flow.
  */
 export function forwardedHeaders(
   request: Request,
   context: Readonly<RouterContextProvider>,
+  locale?: Locale,
 ): Record<string, string> {
   const info = context.get(requestInfoContext);
   const headers: Record<string, string> = {
@@ -23,6 +27,7 @@ export function forwardedHeaders(
   const userAgent = request.headers.get("user-agent");
   if (userAgent) headers["User-Agent"] = userAgent;
   if (info.forwardedFor) headers["X-Forwarded-For"] = info.forwardedFor;
+  if (locale) headers["Accept-Language"] = locale;
   return headers;
 }
 
@@ -35,9 +40,10 @@ function incomingCorrelationId(request: Request): string | undefined {
 export function identityFor(
   request: Request,
   context: Readonly<RouterContextProvider>,
+  locale?: Locale,
 ): IdentityClient {
   return createIdentityClient({
     basePath: getConfig().identityPublicUrl,
-    headers: forwardedHeaders(request, context),
+    headers: forwardedHeaders(request, context, locale),
   });
 }

@@ -12,7 +12,15 @@ export function noticeFromQuery(value: string | null): MessageKey | undefined {
       return "notice.returnToForbidden";
     case "identity-mismatch":
       return "notice.somethingWentWrong";
+    case "refresh":
+      return "notice.refreshRequired";
     default:
       return undefined;
   }
+}
+
+/** Spec §9: toasts stay 2 s, 3 s for a reset form, 5 s for the request to sign in again. */
+export function noticeDuration(key: MessageKey): number {
+  if (key === "notice.refreshRequired") return 5000;
+  return key === "notice.csrf" ? 3000 : 2000;
 }

@@ -212,4 +212,69 @@ describe("the login action", () => {
     if (!(result instanceof Response))
       expect(result.data).toEqual({ notice: "notice.somethingWentWrong" });
   });
+
+  it("sends a sign-in that needs a verified address to its verification flow (403)", async () => {
+    stubIdentity({
+      "POST /self-service/login": {
+        status: 403,
+        body: {
+          error: {
+            id: "session_verified_address_required",
+            code: 400,
+            status: "Bad Request",
+            reason: "Your account's email or phone address are not verified yet.",
+            details: {
+              continue_with: [
+                {
+                  action: "show_verification_ui",
+                  flow: {
+                    id: "v1",
+                    verifiable_address: "jane@example.gov",
+                    url: "http://localhost:3000/verification?flow=v1",
+                  },
+                },
+              ],
+            },
+          },
+        },
+      },
+    });
+
+    const response = await submitLogin(postForm("/en/login?flow=f1", fields));
+
+    expect(response instanceof Response && response.headers.get("location")).toBe(
+      "/en/verification?flow=v1",
+    );
+  });
+
+  it("sends a login flow that says the account is not verified (4000010) to /verification", async () => {
+    const flow = vendorJson("elements.login.1fa.password.initial.json") as Record<string, unknown>;
+    const ui = flow.ui as Record<string, unknown>;
+    stubIdentity({
+      "POST /self-service/login": {
+        status: 400,
+        body: {
+          ...flow,
+          ui: {
+            ...ui,
+            messages: [
+              {
+                id: 4000010,
+                text: "Account not active yet. Did you forget to verify your email address?",
+                type: "error",
+              },
+            ],
+          },
+        },
+      },
+    });
+
+    const response = await submitLogin(
+      postForm("/en/login?flow=f1&return_to=http%3A%2F%2Flocalhost%3A4000%2F", fields),
+    );
+
+    expect(response instanceof Response && response.headers.get("location")).toBe(
+      "/en/verification?return_to=http%3A%2F%2Flocalhost%3A4000%2F",
+    );
+  });
 });

@@ -6,6 +6,8 @@ import { followOutcome, flowPageUrl, noticeParam } from "../../flows/follow-outc
 import type { FlowRoute } from "../../flows/follow-outcome.server.ts";
 import { flowReturnTo } from "../../flows/flow-return-to.server.ts";
 import { classifyIdentityAnswer } from "../../flows/identity-outcome.ts";
+import type { IdentityOutcome } from "../../flows/identity-outcome.ts";
+import { isRecord } from "../../flows/node-guards.ts";
 import { formToJson, stringField } from "../../flows/submission.ts";
 import { setCookieHeaders } from "../../http/cookies.server.ts";
 import { identityFor } from "../../http/identity.server.ts";
@@ -31,7 +33,7 @@ function loginRoute(args: LoginArgs, phase: FlowRoute["phase"]): FlowRoute {
 }
 
 export async function loadLogin(args: LoginArgs) {
-  const { frontend } = identityFor(args.request, args.context);
+  const { frontend } = identityFor(args.request, args.context, args.locale);
   const query = args.url.searchParams;
   const flowId = query.get("flow");
 
@@ -61,7 +63,7 @@ export async function loadLogin(args: LoginArgs) {
 
   const answer = await readIdentityAnswer(() => frontend.getLoginFlowRaw({ id: flowId }));
   const result = followOutcome(
-    classifyIdentityAnswer(answer),
+    asksForVerification(classifyIdentityAnswer(answer)),
     loginRoute(args, "fetch"),
     answer.setCookies,
   );
@@ -85,11 +87,11 @@ export async function submitLogin(args: LoginArgs) {
   const body = toLoginBody(formToJson(form, loginPortalFields));
   if (!body) return data({ notice: "notice.somethingWentWrong" as const }, { status: 400 });
 
-  const { frontend } = identityFor(args.request, args.context);
+  const { frontend } = identityFor(args.request, args.context, args.locale);
   const answer = await readIdentityAnswer(() =>
     frontend.updateLoginFlowRaw({ flow: flowId, updateLoginFlowBody: body }),
   );
-  const outcome = classifyIdentityAnswer(answer);
+  const outcome = asksForVerification(classifyIdentityAnswer(answer));
   // Spec §8: a 401 on a first-factor submit is a failed sign-in, shown as such on a new flow.
   if (outcome.kind === "needs-login") {
     return redirectWithCookies(
@@ -122,6 +124,19 @@ export async function submitLogin(args: LoginArgs) {
         },
       );
   }
+}
+
+/** Kratos' legacy answer to an unverified sign-in: the login flow carrying message 4000010. */
+const accountNotVerified = 4000010;
+
+/** Spec §4: a login flow that says the address is not verified yet leads to /verification. */
+function asksForVerification(outcome: IdentityOutcome): IdentityOutcome {
+  if (outcome.kind !== "flow") return outcome;
+  const messages = outcome.flow.ui.messages;
+  const unverified =
+    Array.isArray(messages) &&
+    messages.some((message) => isRecord(message) && message.id === accountNotVerified);
+  return unverified ? { kind: "verify-address" } : outcome;
 }
 
 /**

@@ -11,6 +11,7 @@ import { Card } from "../../ui/card.tsx";
 import { Checkbox } from "../../ui/checkbox.tsx";
 import { Divider } from "../../ui/divider.tsx";
 import { Notice } from "../../ui/notice.tsx";
+import { noticeDuration } from "../notice-query.ts";
 import { CreateAccount } from "./create-account.tsx";
 import { loadLogin, submitLogin } from "./login.server.ts";
 import { browserStorage, readRemembered, writeRemembered } from "./remember-me.ts";
@@ -70,7 +71,12 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
       )}
       {mode !== "plain" && <div className="mb-6" />}
       {notice && (
-        <Notice id={`${flow.id}:${notice}`} kind="warning" text={t(notice)} duration={3000} />
+        <Notice
+          id={`${flow.id}:${notice}`}
+          kind="warning"
+          text={t(notice)}
+          duration={noticeDuration(notice)}
+        />
       )}
       {loaderData.invalid && !actionData && (
         <Alert status="error" title={t("login.failedTitle")}>

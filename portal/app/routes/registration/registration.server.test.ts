@@ -108,7 +108,8 @@ describe("the registration action, submitting", () => {
     });
     expect(response).toBeInstanceOf(Response);
     if (!(response instanceof Response)) return;
-    expect(response.headers.get("location")).toBe("http://localhost:3000/");
+    // The portal's own origin stays relative: the start page decides where the user belongs.
+    expect(response.headers.get("location")).toBe("/");
     expect(response.headers.getSetCookie()).toEqual(["ory_kratos_session=s; Path=/; HttpOnly"]);
   });
 
@@ -119,7 +120,15 @@ describe("the registration action, submitting", () => {
         body: {
           continue_with: [
             { action: "redirect_browser_to", redirect_browser_to: "http://localhost:3000/" },
-            { action: "show_verification_ui", flow: { id: "v1", verifiable_address: "x" } },
+            // The identity service's real answer: redirect first, the flow with its UI URL.
+            {
+              action: "show_verification_ui",
+              flow: {
+                id: "v1",
+                verifiable_address: "jane.doe@example.gov",
+                url: "http://localhost:3000/verification?flow=v1",
+              },
+            },
           ],
         },
       },

@@ -32,7 +32,7 @@ function registrationRoute(args: RegistrationArgs, phase: FlowRoute["phase"]): F
 }
 
 export async function loadRegistration(args: RegistrationArgs) {
-  const { frontend } = identityFor(args.request, args.context);
+  const { frontend } = identityFor(args.request, args.context, args.locale);
   const query = args.url.searchParams;
   const flowId = query.get("flow");
 
@@ -83,7 +83,7 @@ export async function submitRegistration(args: RegistrationArgs) {
   const body = toRegistrationBody(formToJson(form, portalFields), values[fieldNames.email]);
   if (!body) return data({ notice: "notice.somethingWentWrong" as const, values }, { status: 400 });
 
-  const { frontend } = identityFor(args.request, args.context);
+  const { frontend } = identityFor(args.request, args.context, args.locale);
   const answer = await readIdentityAnswer(() =>
     frontend.updateRegistrationFlowRaw({ flow: flowId, updateRegistrationFlowBody: body }),
   );

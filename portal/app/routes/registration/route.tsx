@@ -4,6 +4,7 @@ import { Link, useLocation } from "react-router";
 import type { Route } from "./+types/route";
 import { FlowForm } from "../../flows/flow-form.tsx";
 import { FlowMessages } from "../../flows/flow-messages.tsx";
+import { lowercaseInPlace } from "../../flows/lowercase-input.ts";
 import { nodeName } from "../../flows/node-filters.ts";
 import type { FieldState } from "../../flows/node-render-options.ts";
 import { useHydrated } from "../../flows/use-hydrated.ts";
@@ -140,17 +141,6 @@ export default function Registration({ loaderData, actionData }: Route.Component
       </p>
     </Card>
   );
-}
-
-/** Spec §5: e-mail inputs are lowercased as typed; the caret stays where it was. */
-function lowercaseInPlace(input: HTMLInputElement): void {
-  const lower = input.value.toLowerCase();
-  if (lower === input.value) return;
-  const { selectionStart, selectionEnd } = input;
-  input.value = lower;
-  if (selectionStart !== null && selectionEnd !== null && input.type !== "email") {
-    input.setSelectionRange(selectionStart, selectionEnd);
-  }
 }
 
 function fieldHasValue(form: HTMLFormElement | null, name: string): boolean {

@@ -1,0 +1,105 @@
+import { RecoveryFlowFromJSON, readIdentityAnswer } from "@portal/client";
+import type { UpdateRecoveryFlowBody } from "@portal/client";
+import { data, redirect } from "react-router";
+import type { RouterContextProvider } from "react-router";
+import { followOutcome, flowPageUrl, noticeParam } from "../../flows/follow-outcome.server.ts";
+import type { FlowRoute } from "../../flows/follow-outcome.server.ts";
+import { classifyIdentityAnswer } from "../../flows/identity-outcome.ts";
+import { formToJson, stringField } from "../../flows/submission.ts";
+import { setCookieHeaders } from "../../http/cookies.server.ts";
+import { identityFor } from "../../http/identity.server.ts";
+import { redirectWithCookies } from "../../http/redirects.server.ts";
+import type { Locale } from "../../i18n/locales.ts";
+import { noticeFromQuery } from "../notice-query.ts";
+import { validateRecovery } from "./recovery-validation.ts";
+
+interface RecoveryArgs {
+  request: Request;
+  context: Readonly<RouterContextProvider>;
+  locale: Locale;
+  url: URL;
+}
+
+const inherited = ["return_to"] as const;
+
+function recoveryRoute(args: RecoveryArgs, phase: FlowRoute["phase"]): FlowRoute {
+  return { locale: args.locale, page: "recovery", url: args.url, keep: inherited, phase };
+}
+
+export async function loadRecovery(args: RecoveryArgs) {
+  const { frontend } = identityFor(args.request, args.context, args.locale);
+  const query = args.url.searchParams;
+  const flowId = query.get("flow");
+
+  if (!flowId) {
+    // Created here with the page's locale as Accept-Language: the code e-mail uses that language.
+    const answer = await readIdentityAnswer(() =>
+      frontend.createBrowserRecoveryFlowRaw({ returnTo: query.get("return_to") ?? undefined }),
+    );
+    const route = recoveryRoute(args, "create");
+    const result = followOutcome(classifyIdentityAnswer(answer), route, answer.setCookies);
+    if (result.type === "redirect") return result.response;
+    if (result.type !== "render") throw new Response(null, { status: 502 });
+    const extra: Record<string, string> = { flow: result.flow.id };
+    const notice = query.get(noticeParam);
+    if (notice) extra[noticeParam] = notice;
+    return redirectWithCookies(flowPageUrl(route, extra), answer.setCookies);
+  }
+
+  const answer = await readIdentityAnswer(() => frontend.getRecoveryFlowRaw({ id: flowId }));
+  const route = recoveryRoute(args, "fetch");
+  const result = followOutcome(classifyIdentityAnswer(answer), route, answer.setCookies);
+  if (result.type === "redirect") return result.response;
+  if (result.type !== "render") throw new Response(null, { status: 502 });
+  return data(
+    { flow: RecoveryFlowFromJSON(result.flow), notice: noticeFromQuery(query.get(noticeParam)) },
+    { headers: setCookieHeaders(answer.setCookies) },
+  );
+}
+
+export async function submitRecovery(args: RecoveryArgs) {
+  const flowId = args.url.searchParams.get("flow");
+  if (!flowId) return redirect(`/${args.locale}/recovery`);
+  const form = await args.request.formData();
+  const fields = formToJson(form);
+  const checked = validateRecovery({
+    email: stringField(fields, "email"),
+    code: stringField(fields, "code"),
+  });
+  if (checked.kind === "invalid") {
+    return data({ fieldErrors: checked.errors, values: checked.values }, { status: 400 });
+  }
+
+  const body: UpdateRecoveryFlowBody =
+    checked.kind === "send"
+      ? { method: "code", email: checked.email, csrf_token: stringField(fields, "csrf_token") }
+      : { method: "code", code: checked.code, csrf_token: stringField(fields, "csrf_token") };
+  const { frontend } = identityFor(args.request, args.context, args.locale);
+  const answer = await readIdentityAnswer(() =>
+    frontend.updateRecoveryFlowRaw({ flow: flowId, updateRecoveryFlowBody: body }),
+  );
+  // Success is 200 with continue_with show_settings_ui and the new session's cookie; a spent
+  // flow is a 303 to its replacement. Both arrive here as redirects that carry every cookie.
+  const result = followOutcome(
+    classifyIdentityAnswer(answer),
+    recoveryRoute(args, "submit"),
+    answer.setCookies,
+  );
+  const headers = setCookieHeaders(answer.setCookies);
+  switch (result.type) {
+    case "redirect":
+      return result.response;
+    case "render":
+      return data(
+        { flow: RecoveryFlowFromJSON(result.flow), values: checked.values },
+        { status: result.status, headers },
+      );
+    case "success":
+      return redirectWithCookies(`/${args.locale}`, answer.setCookies);
+    case "error":
+      return data(
+        { notice: "notice.somethingWentWrong" as const, values: checked.values },
+        { status: result.status >= 400 ? result.status : 502, headers },
+      );
+  }
+}

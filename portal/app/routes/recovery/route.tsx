@@ -1,0 +1,121 @@
+import { useRef } from "react";
+import type { FormEvent } from "react";
+import { Link } from "react-router";
+import type { Route } from "./+types/route";
+import { FlowForm } from "../../flows/flow-form.tsx";
+import { FlowMessages } from "../../flows/flow-messages.tsx";
+import { lowercaseInPlace } from "../../flows/lowercase-input.ts";
+import type { FieldState } from "../../flows/node-render-options.ts";
+import {
+  focusFirstInvalid,
+  messagesFor,
+  submitterName,
+  useLiveErrors,
+} from "../../flows/use-live-errors.ts";
+import type { FieldErrors } from "../../flows/use-live-errors.ts";
+import { localeOf } from "../../i18n/locales.ts";
+import { useTranslator } from "../../i18n/translator-context.tsx";
+import { Card } from "../../ui/card.tsx";
+import { Notice } from "../../ui/notice.tsx";
+import { noticeDuration } from "../notice-query.ts";
+import { messages, validateEmail } from "../registration/validation.ts";
+import { submitRecovery, loadRecovery } from "./recovery.server.ts";
+import { validateRecovery } from "./recovery-validation.ts";
+
+export function loader({ request, context, params, url }: Route.LoaderArgs) {
+  return loadRecovery({ request, context, locale: localeOf(params), url });
+}
+
+export function action({ request, context, params, url }: Route.ActionArgs) {
+  return submitRecovery({ request, context, locale: localeOf(params), url });
+}
+
+const fieldOrder = ["email", "code"];
+
+export default function Recovery({ loaderData, actionData }: Route.ComponentProps) {
+  const { t, locale } = useTranslator();
+  const formRef = useRef<HTMLFormElement>(null);
+  const flow = actionData && "flow" in actionData ? actionData.flow : loaderData.flow;
+  const notice = actionData && "notice" in actionData ? actionData.notice : loaderData.notice;
+  const serverErrors: FieldErrors =
+    actionData && "fieldErrors" in actionData ? actionData.fieldErrors : {};
+  const values: Partial<Record<string, string>> =
+    actionData && "values" in actionData ? actionData.values : {};
+  const live = useLiveErrors(actionData);
+
+  const fields: Record<string, FieldState> = {};
+  for (const name of fieldOrder) {
+    const state: FieldState = { value: values[name] };
+    const fieldMessages = messagesFor(name, live.errors, serverErrors);
+    if (fieldMessages) state.messages = fieldMessages;
+    fields[name] = state;
+  }
+
+  const onFieldInput = (name: string, input: HTMLInputElement) => {
+    if (name === "email") {
+      lowercaseInPlace(input);
+      live.set({ email: validateEmail(input.value) });
+    } else if (name === "code" && messagesFor(name, live.errors, serverErrors)?.length) {
+      live.set({ code: input.value.trim() === "" ? [messages.required] : [] });
+    }
+  };
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    const form = event.currentTarget;
+    const email = form.elements.namedItem("email");
+    const code = form.elements.namedItem("code");
+    // The address comes from the e-mail field, or from "Resend code" when that was pressed.
+    const resend = submitterName(event) === "email" && email instanceof HTMLButtonElement;
+    const checked = validateRecovery({
+      email: email instanceof HTMLInputElement || resend ? email.value : undefined,
+      code: code instanceof HTMLInputElement ? code.value : undefined,
+    });
+    if (checked.kind !== "invalid") return;
+    event.preventDefault();
+    live.set(checked.errors, { submit: true });
+    focusFirstInvalid(form, fieldOrder, checked.errors);
+  };
+
+  return (
+    <Card>
+      <title>{`${t("recovery.title")} – ${t("brand.name")}`}</title>
+      <h1 className="text-2xl font-semibold">{t("recovery.title")}</h1>
+      {flow.state === "choose_method" ? (
+        <p className="mt-1 mb-6 text-slate-700 dark:text-slate-300">{t("recovery.description")}</p>
+      ) : (
+        <div className="mb-6" />
+      )}
+      {notice && (
+        <Notice
+          id={`${flow.id}:${notice}`}
+          kind="error"
+          text={t(notice)}
+          duration={noticeDuration(notice)}
+        />
+      )}
+      <FlowMessages messages={flow.ui.messages} />
+      <FlowForm
+        flowId={flow.id}
+        nodes={flow.ui.nodes}
+        formRef={formRef}
+        onSubmit={onSubmit}
+        options={{
+          fields,
+          onFieldInput,
+          onFieldBlur: (name, input) => {
+            if (name === "email") live.set({ email: validateEmail(input.value) });
+          },
+        }}
+        showErrorSummary={actionData !== undefined || live.submitted}
+      />
+      <p className="mt-6 text-sm">
+        <Link
+          to={`/${locale}/login`}
+          className="font-medium text-blue-700 underline underline-offset-4 dark:text-blue-300"
+        >
+          {t("flow.goBack")}
+        </Link>
+      </p>
+    </Card>
+  );
+}
