@@ -4,6 +4,7 @@ import { pino, type Logger } from "pino";
 import { registerCourierMessageRoutes } from "./admin/courier-messages.ts";
 import { registerIdentityRoutes } from "./admin/identities.ts";
 import { registerAdminRecoveryRoutes } from "./admin/recovery.ts";
+import { registerAdminSessionRoutes } from "./admin/sessions.ts";
 import type { IdentityServerConfig } from "./config/config.ts";
 import type { ServerContext } from "./context.ts";
 import { Courier } from "./courier/courier.ts";
@@ -24,6 +25,7 @@ import { registerCsrfCookieHook } from "./http/csrf-cookie-hook.ts";
 import { IdentitySchema } from "./identity/identity-schema.ts";
 import { registerSchemaRoutes } from "./identity/schema-routes.ts";
 import { loadOrCreateSecret } from "./secret.ts";
+import { registerSessionsRoutes } from "./session/sessions-routes.ts";
 import { registerWhoamiRoute } from "./session/whoami.ts";
 import { openDatabase } from "./store/database.ts";
 
@@ -97,6 +99,7 @@ export async function startIdentityServer(
   registerLogoutRoutes(publicApp, ctx);
   registerErrorRoutes(publicApp, ctx);
   registerWhoamiRoute(publicApp, ctx);
+  registerSessionsRoutes(publicApp, ctx);
 
   const adminApp = await createFastify(logger.child({ listener: "admin" }));
   registerHealthRoutes(adminApp, ctx);
@@ -104,6 +107,7 @@ export async function startIdentityServer(
   registerIdentityRoutes(adminApp, ctx);
   registerCourierMessageRoutes(adminApp, ctx);
   registerAdminRecoveryRoutes(adminApp, ctx);
+  registerAdminSessionRoutes(adminApp, ctx);
 
   const mailboxApp = config.mailbox.enabled
     ? createMailboxServer(db, logger.child({ listener: "mailbox" }))

@@ -44,8 +44,11 @@ export interface Identity {
 
 export interface IdentityJsonOptions {
   publicBaseUrl: string;
-  /** Admin responses include metadata_admin and credentials (config only for the listed types). */
-  admin?: { includeConfigFor: string[] } | undefined;
+  /**
+   * Admin responses include metadata_admin and credentials (config only for the listed types);
+   * sessions on the admin API carry the identity without credentials.
+   */
+  admin?: { includeConfigFor: string[]; withoutCredentials?: boolean } | undefined;
 }
 
 /** `PUB/schemas/<base64url(schema id)>`, as Kratos advertises the traits schema. */
@@ -59,7 +62,7 @@ export function identityJson(
   options: IdentityJsonOptions,
 ): Record<string, unknown> {
   const json: Record<string, unknown> = { id: identity.id };
-  if (options.admin) {
+  if (options.admin && !options.admin.withoutCredentials) {
     const credentials: Record<string, unknown> = {};
     for (const credential of identity.credentials) {
       credentials[credential.type] = {

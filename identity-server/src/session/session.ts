@@ -56,13 +56,25 @@ export function isSessionActive(session: Session, identity: Identity, now: Date)
   return session.active && session.expiresAt > now && identity.state === "active";
 }
 
+export interface SessionJsonOptions {
+  /** Admin API: the identity carries metadata_admin (still no credentials). */
+  admin?: boolean;
+  /** false: devices not expanded (admin lists without `expand=devices`). */
+  devices?: boolean;
+}
+
 /** The session's JSON (`session` in the OpenAPI spec); the identity never carries credentials. */
 export function sessionJson(
   session: Session,
   identity: Identity | undefined,
   publicBaseUrl: string,
   now: Date,
+  options: SessionJsonOptions = {},
 ): Record<string, unknown> {
+  const identityOptions = {
+    publicBaseUrl,
+    ...(options.admin ? { admin: { includeConfigFor: [], withoutCredentials: true } } : {}),
+  };
   return {
     id: session.id,
     active: identity
@@ -78,8 +90,8 @@ export function sessionJson(
       ...(m.provider ? { provider: m.provider } : {}),
     })),
     issued_at: session.issuedAt.toISOString(),
-    ...(identity ? { identity: identityJson(identity, { publicBaseUrl }) } : {}),
-    devices: session.devices.map((d) => ({
+    ...(identity ? { identity: identityJson(identity, identityOptions) } : {}),
+    devices: (options.devices === false ? [] : session.devices).map((d) => ({
       id: d.id,
       ip_address: d.ipAddress,
       user_agent: d.userAgent,
