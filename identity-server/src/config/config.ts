@@ -2,6 +2,7 @@ import { fileURLToPath } from "node:url";
 import path from "node:path";
 import { z } from "zod";
 import { parseDuration } from "./duration.ts";
+import { oauth2ConfigFrom, oauth2EnvShape, type OAuth2Config } from "../oauth2/oauth2-config.ts";
 
 export interface IdentityServerConfig {
   publicHost: string;
@@ -36,6 +37,8 @@ export interface IdentityServerConfig {
   courier: CourierConfig;
   mailbox: { enabled: boolean; port: number };
   secondFactor: SecondFactorConfig;
+  /** The Hydra-compatible OAuth2 service (src/oauth2). */
+  oauth2: OAuth2Config;
 }
 
 /** Kratos' `required_aal` settings: `aal1`, or the highest level the identity can reach. */
@@ -173,6 +176,7 @@ const envSchema = z.object({
   IDENTITY_WHOAMI_REQUIRED_AAL: requiredAal.default("highest_available"),
   IDENTITY_SETTINGS_REQUIRED_AAL: requiredAal.default("highest_available"),
   IDENTITY_SESSION_EARLIEST_POSSIBLE_EXTEND: duration.optional(),
+  ...oauth2EnvShape,
 });
 
 function withoutTrailingSlash(url: string): string {
@@ -242,5 +246,6 @@ export function loadConfig(env: Record<string, string | undefined>): IdentitySer
       earliestPossibleExtendMs:
         e.IDENTITY_SESSION_EARLIEST_POSSIBLE_EXTEND ?? e.IDENTITY_SESSION_LIFESPAN,
     },
+    oauth2: oauth2ConfigFrom(e),
   };
 }
