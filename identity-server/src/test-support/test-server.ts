@@ -16,6 +16,8 @@ export interface TestServer {
   courier: Courier;
   /** Moves the server's clock forward (flows and sessions expire without waiting). */
   advanceClock(ms: number): void;
+  /** The server's clock now (the wall clock, or the frozen start, plus every advance). */
+  now(): Date;
   /** A browser-like SDK client with its own cookie jar. */
   browser(): { api: FrontendApi; jar: CookieJar };
   /** A native-app SDK client (no cookies). */
@@ -62,7 +64,8 @@ export async function startTestServer(
     IDENTITY_MAILBOX_PORT: "0",
     ...env,
   });
-  const frozenAt = Date.now();
+  // Whole seconds, so TOTP steps and second-rounded timestamps line up exactly in tests.
+  const frozenAt = Math.floor(Date.now() / 1000) * 1000;
   const { freezeClock, ...startOptions } = options;
   const server = await startIdentityServer(config, {
     ...startOptions,
@@ -90,6 +93,7 @@ export async function startTestServer(
     advanceClock(ms) {
       offset += ms;
     },
+    now: () => new Date((freezeClock ? frozenAt : Date.now()) + offset),
     browser() {
       const jar = new CookieJar();
       return { api: new FrontendApi(sdk(server.publicUrl, jar)), jar };
