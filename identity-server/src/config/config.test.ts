@@ -38,6 +38,34 @@ describe("loadConfig", () => {
     });
   });
 
+  it("defaults the second factors as Kratos does, the issuer to the public host name", () => {
+    expect(loadConfig({}).secondFactor).toEqual({
+      totpIssuer: "localhost",
+      codeMfaEnabled: true,
+      trustedDeviceLifespanMs: 720 * 3_600_000,
+      whoamiRequiredAal: "highest_available",
+      settingsRequiredAal: "highest_available",
+      earliestPossibleExtendMs: 24 * 3_600_000,
+    });
+    const custom = loadConfig({
+      IDENTITY_PUBLIC_BASE_URL: "https://id.example:8443/kratos",
+      IDENTITY_SESSION_LIFESPAN: "12h",
+      IDENTITY_TRUSTED_DEVICE_LIFESPAN: "168h",
+      IDENTITY_CODE_MFA_ENABLED: "false",
+      IDENTITY_WHOAMI_REQUIRED_AAL: "aal1",
+    }).secondFactor;
+    expect(custom).toMatchObject({
+      totpIssuer: "id.example",
+      codeMfaEnabled: false,
+      trustedDeviceLifespanMs: 168 * 3_600_000,
+      whoamiRequiredAal: "aal1",
+      earliestPossibleExtendMs: 12 * 3_600_000,
+    });
+    expect(loadConfig({ IDENTITY_TOTP_ISSUER: "Agency Portal" }).secondFactor.totpIssuer).toBe(
+      "Agency Portal",
+    );
+  });
+
   it("turns the mailbox off by default when real SMTP is configured", () => {
     expect(loadConfig({ SMTP_URL: "smtps://user:pass@mail.example:465" }).mailbox.enabled).toBe(
       false,
@@ -76,6 +104,14 @@ describe("loadConfig", () => {
       [{ SMTP_URL: "http://mail.example" }, /SMTP_URL/],
       [{ SMTP_FROM_ADDRESS: "nobody" }, /SMTP_FROM_ADDRESS/],
       [{ SMS_WEBHOOK_URL: "ftp://sms.example" }, /SMS_WEBHOOK_URL/],
+      [{ IDENTITY_CODE_MFA_ENABLED: "sometimes" }, /IDENTITY_CODE_MFA_ENABLED/],
+      [{ IDENTITY_TRUSTED_DEVICE_LIFESPAN: "a month" }, /IDENTITY_TRUSTED_DEVICE_LIFESPAN/],
+      [{ IDENTITY_WHOAMI_REQUIRED_AAL: "aal2" }, /IDENTITY_WHOAMI_REQUIRED_AAL/],
+      [{ IDENTITY_SETTINGS_REQUIRED_AAL: "aal3" }, /IDENTITY_SETTINGS_REQUIRED_AAL/],
+      [
+        { IDENTITY_SESSION_EARLIEST_POSSIBLE_EXTEND: "now" },
+        /IDENTITY_SESSION_EARLIEST_POSSIBLE_EXTEND/,
+      ],
     ];
     for (const [env, variable] of attempts) {
       expect(() => loadConfig(env)).toThrow(ConfigError);
