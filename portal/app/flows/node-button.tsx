@@ -1,4 +1,5 @@
 import { useTranslator } from "../i18n/translator-context.tsx";
+import { primaryButton, secondaryButton } from "../ui/buttons.ts";
 import { Spinner } from "../ui/spinner.tsx";
 import { labelText, valueAsString } from "./node-field.tsx";
 import type { InputAttributes, NodeWith } from "./node-guards.ts";
@@ -14,6 +15,7 @@ export function NodeButton(props: { node: NodeWith<InputAttributes>; options: No
   const { attributes } = props.node;
   const submit = attributes.type === "submit";
   const busy = submit && props.options.submitting === true;
+  const secondary = props.options.secondaryButtons?.includes(attributes.name) === true;
   return (
     <button
       type={submit ? "submit" : "button"}
@@ -21,7 +23,7 @@ export function NodeButton(props: { node: NodeWith<InputAttributes>; options: No
       value={valueAsString(attributes.value)}
       disabled={attributes.disabled || busy}
       aria-busy={busy || undefined}
-      className="mt-2 flex w-full items-center justify-center gap-2 rounded-md bg-blue-700 px-4 py-2.5 font-semibold text-white hover:bg-blue-800 disabled:cursor-not-allowed disabled:opacity-70 dark:bg-blue-300 dark:text-slate-950 dark:hover:bg-blue-200"
+      className={`mt-2 ${secondary ? secondaryButton : primaryButton}`}
     >
       {busy && <Spinner className="size-4" />}
       {labelText(translator, props.node)}

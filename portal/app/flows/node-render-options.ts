@@ -22,6 +22,8 @@ export interface NodeRenderOptions {
   onFieldBlur?: (name: string, input: HTMLInputElement) => void;
   /** While a submission is in flight: buttons are disabled so it cannot be sent twice. */
   submitting?: boolean;
+  /** Submit buttons (by name) that are a side way, not the form's main action (e.g. resend). */
+  secondaryButtons?: readonly string[];
   /** Inputs a screen renders its own way, by name (e.g. a phone number with a country picker). */
   renderInput?: Readonly<
     Record<string, (node: NodeWith<InputAttributes>, state: FieldState | undefined) => ReactNode>

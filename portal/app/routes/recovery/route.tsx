@@ -101,6 +101,7 @@ export default function Recovery({ loaderData, actionData }: Route.ComponentProp
         onSubmit={onSubmit}
         options={{
           fields,
+          secondaryButtons: ["email"],
           onFieldInput,
           onFieldBlur: (name, input) => {
             if (name === "email") live.set({ email: validateEmail(input.value) });

@@ -1,3 +1,64 @@
-export default function S() {
-  return null;
+import type { UiNode } from "@portal/client";
+import type { Route } from "./+types/route";
+import { FlowMessages } from "../../flows/flow-messages.tsx";
+import { localeOf } from "../../i18n/locales.ts";
+import { useTranslator } from "../../i18n/translator-context.tsx";
+import { Notice } from "../../ui/notice.tsx";
+import { noticeDuration } from "../notice-query.ts";
+import { settingsCards } from "./cards/index.ts";
+import type { CardResult } from "./cards/settings-card.ts";
+import { loadSettings, submitSettings } from "./settings.server.ts";
+
+export function loader({ request, context, params, url }: Route.LoaderArgs) {
+  return loadSettings({ request, context, locale: localeOf(params), url });
+}
+
+export function action({ request, context, params, url }: Route.ActionArgs) {
+  return submitSettings({ request, context, locale: localeOf(params), url });
+}
+
+/** A card's form posts its own group's nodes and the flow's shared ones (the CSRF token). */
+function cardNodes(nodes: readonly UiNode[], group: string): UiNode[] {
+  return nodes.filter((node) => node.group === group || node.group === "default");
+}
+
+export default function Settings({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslator();
+  const flow = actionData && "flow" in actionData ? actionData.flow : loaderData.flow;
+  const notice = actionData && "notice" in actionData ? actionData.notice : loaderData.notice;
+  const answered =
+    actionData && "fieldErrors" in actionData
+      ? { group: actionData.group, result: actionData satisfies CardResult }
+      : undefined;
+  const cards = settingsCards.filter((card) =>
+    flow.ui.nodes.some((node) => node.group === card.group),
+  );
+
+  return (
+    <div className="w-full max-w-xl">
+      <title>{`${t("settings.title")} – ${t("brand.name")}`}</title>
+      <h1 className="text-2xl font-semibold">{t("settings.title")}</h1>
+      <p className="mt-1 mb-6 text-slate-700 dark:text-slate-300">{t("settings.description")}</p>
+      {notice && (
+        <Notice
+          id={`${flow.id}:${notice}`}
+          kind="error"
+          text={t(notice)}
+          duration={noticeDuration(notice)}
+        />
+      )}
+      <FlowMessages messages={flow.ui.messages} />
+      <div className="flex flex-col gap-6">
+        {cards.map(({ group, Component }) => (
+          <Component
+            key={group}
+            flow={flow}
+            nodes={cardNodes(flow.ui.nodes, group)}
+            result={answered?.group === group ? answered.result : undefined}
+            resultKey={actionData}
+          />
+        ))}
+      </div>
+    </div>
+  );
 }

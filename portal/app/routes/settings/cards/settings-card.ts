@@ -1,0 +1,25 @@
+import type { SettingsFlow, UiNode } from "@portal/client";
+import type { ComponentType } from "react";
+import type { FieldErrors } from "../../../flows/use-live-errors.ts";
+
+/** The portal's own validation answer to one card's form (the server's is in the flow). */
+export interface CardResult {
+  fieldErrors: FieldErrors;
+  values: Partial<Record<string, string>>;
+}
+
+export interface SettingsCardProps {
+  flow: SettingsFlow;
+  /** The nodes of the card's group plus the flow's own (the CSRF token): what its form posts. */
+  nodes: UiNode[];
+  /** The action's validation answer when this card's form was the one posted. */
+  result: CardResult | undefined;
+  /** Changes with every action answer, so live messages start over from it. */
+  resultKey: unknown;
+}
+
+/** One card of the settings page, keyed by the node group it renders. */
+export interface SettingsCardDefinition {
+  group: string;
+  Component: ComponentType<SettingsCardProps>;
+}

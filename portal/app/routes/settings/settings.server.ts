@@ -1,0 +1,209 @@
+import { SettingsFlowFromJSON, readIdentityAnswer } from "@portal/client";
+import type { UpdateSettingsFlowBody } from "@portal/client";
+import { data, redirect } from "react-router";
+import type { RouterContextProvider } from "react-router";
+import { followOutcome, flowPageUrl, noticeParam } from "../../flows/follow-outcome.server.ts";
+import type { FlowRoute } from "../../flows/follow-outcome.server.ts";
+import { classifyIdentityAnswer } from "../../flows/identity-outcome.ts";
+import type { FlowShape } from "../../flows/identity-outcome.ts";
+import { isRecord } from "../../flows/node-guards.ts";
+import { formToJson, stringField } from "../../flows/submission.ts";
+import type { FieldErrors } from "../../flows/use-live-errors.ts";
+import { setCookieHeaders } from "../../http/cookies.server.ts";
+import { identityFor } from "../../http/identity.server.ts";
+import { absolutePortalUrl } from "../../http/portal-destination.server.ts";
+import { redirectWithCookies } from "../../http/redirects.server.ts";
+import type { Locale } from "../../i18n/locales.ts";
+import { toE164 } from "../../ui/phone/phone-number.server.ts";
+import { noticeFromQuery } from "../notice-query.ts";
+import { checkPasswordChange, passwordFields, phoneMessages } from "./settings-rules.ts";
+
+interface SettingsArgs {
+  request: Request;
+  context: Readonly<RouterContextProvider>;
+  locale: Locale;
+  url: URL;
+}
+
+const inherited = ["return_to"] as const;
+
+function settingsRoute(args: SettingsArgs, phase: FlowRoute["phase"]): FlowRoute {
+  const returnTo = args.url.searchParams.get("return_to");
+  const here = `/${args.locale}/settings${returnTo ? `?return_to=${encodeURIComponent(returnTo)}` : ""}`;
+  return {
+    locale: args.locale,
+    page: "settings",
+    url: args.url,
+    keep: inherited,
+    phase,
+    // Spec §6: without a session the user signs in first and comes back here.
+    returnAfterLogin: absolutePortalUrl(here),
+  };
+}
+
+export async function loadSettings(args: SettingsArgs) {
+  const { frontend } = identityFor(args.request, args.context, args.locale);
+  const query = args.url.searchParams;
+  const flowId = query.get("flow");
+
+  if (!flowId) {
+    const answer = await readIdentityAnswer(() =>
+      frontend.createBrowserSettingsFlowRaw({ returnTo: query.get("return_to") ?? undefined }),
+    );
+    const route = settingsRoute(args, "create");
+    const result = followOutcome(classifyIdentityAnswer(answer), route, answer.setCookies);
+    if (result.type === "redirect") return result.response;
+    if (result.type !== "render") throw new Response(null, { status: 502 });
+    const extra: Record<string, string> = { flow: result.flow.id };
+    const notice = query.get(noticeParam);
+    if (notice) extra[noticeParam] = notice;
+    return redirectWithCookies(flowPageUrl(route, extra), answer.setCookies);
+  }
+
+  const answer = await readIdentityAnswer(() => frontend.getSettingsFlowRaw({ id: flowId }));
+  const result = followOutcome(
+    classifyIdentityAnswer(answer),
+    settingsRoute(args, "fetch"),
+    answer.setCookies,
+  );
+  if (result.type === "redirect") return result.response;
+  if (result.type !== "render") throw new Response(null, { status: 502 });
+  return data(
+    {
+      flow: SettingsFlowFromJSON(withRecoveryMinutes(result.flow, new Date())),
+      notice: noticeFromQuery(query.get(noticeParam)),
+    },
+    { headers: setCookieHeaders(answer.setCookies) },
+  );
+}
+
+export async function submitSettings(args: SettingsArgs) {
+  const flowId = args.url.searchParams.get("flow");
+  if (!flowId) return redirect(`/${args.locale}/settings`);
+  const form = await args.request.formData();
+  const fields = formToJson(form, [passwordFields.confirm]);
+  const method = stringField(fields, "method");
+  const csrf = stringField(fields, "csrf_token");
+  const { frontend } = identityFor(args.request, args.context, args.locale);
+
+  let body: UpdateSettingsFlowBody;
+  if (method === "password") {
+    const password = stringField(fields, passwordFields.password) ?? "";
+    const fieldErrors = checkPasswordChange(password, confirmOf(form));
+    if (Object.keys(fieldErrors).length > 0) {
+      return data({ group: method, fieldErrors, values: {} }, { status: 400 });
+    }
+    body = { method, password, csrf_token: csrf };
+  } else if (method === "profile") {
+    const posted = isRecord(fields.traits) ? { ...fields.traits } : {};
+    if (typeof posted.phone === "string") {
+      const typed = posted.phone.trim();
+      const number = typed === "" ? "" : toE164(typed);
+      if (number === undefined) {
+        const fieldErrors: FieldErrors = { "traits.phone": [phoneMessages.invalid] };
+        return data(
+          { group: method, fieldErrors, values: { "traits.phone": typed } },
+          { status: 400 },
+        );
+      }
+      posted.phone = number;
+    }
+    // The e-mail is shown but not editable here: the identity's own traits are sent, with the
+    // posted ones laid over them (an emptied phone number is removed, not sent empty).
+    const current = await readIdentityAnswer(() => frontend.getSettingsFlowRaw({ id: flowId }));
+    const outcome = classifyIdentityAnswer(current);
+    if (outcome.kind !== "flow") {
+      const result = followOutcome(outcome, settingsRoute(args, "submit"), current.setCookies);
+      if (result.type === "redirect") return result.response;
+      return data({ notice: "notice.somethingWentWrong" as const }, { status: 502 });
+    }
+    body = {
+      method,
+      traits: profileTraits(outcome.flow, posted),
+      csrf_token: csrf,
+    };
+  } else {
+    return data({ notice: "notice.somethingWentWrong" as const }, { status: 400 });
+  }
+
+  const answer = await readIdentityAnswer(() =>
+    frontend.updateSettingsFlowRaw({ flow: flowId, updateSettingsFlowBody: body }),
+  );
+  const result = followOutcome(
+    classifyIdentityAnswer(answer),
+    settingsRoute(args, "submit"),
+    answer.setCookies,
+  );
+  const headers = setCookieHeaders(answer.setCookies);
+  switch (result.type) {
+    case "redirect":
+      return result.response;
+    case "render":
+      return data(
+        { group: method, flow: SettingsFlowFromJSON(withRecoveryMinutes(result.flow, new Date())) },
+        { status: result.status, headers },
+      );
+    case "success":
+      return redirectWithCookies(
+        flowPageUrl(settingsRoute(args, "submit"), { flow: flowId }),
+        answer.setCookies,
+      );
+    case "error":
+      // Spec §8: e.g. a 400 carrying error code 500 is "something went wrong" in a toast.
+      return data(
+        { notice: "notice.somethingWentWrong" as const },
+        { status: result.status >= 400 ? result.status : 502, headers },
+      );
+  }
+}
+
+function confirmOf(form: FormData): string {
+  const value = form.get(passwordFields.confirm);
+  return typeof value === "string" ? value : "";
+}
+
+/**
+ * The identity's traits with the posted ones laid over them: never a different e-mail, and an
+ * emptied field removes its trait (the schema refuses empty strings).
+ */
+export function profileTraits(
+  flow: FlowShape,
+  posted: Record<string, unknown>,
+): Record<string, unknown> {
+  const identity = isRecord(flow.identity) ? flow.identity : {};
+  const current = isRecord(identity.traits) ? identity.traits : {};
+  const traits: Record<string, unknown> = { ...current };
+  for (const [name, value] of Object.entries(posted)) {
+    if (name === "email") continue;
+    if (value === "") delete traits[name];
+    else traits[name] = value;
+  }
+  return traits;
+}
+
+/**
+ * Kratos words 1060001 with the minutes left to change credentials, which its context only
+ * gives as a time; the minutes are worked out here, once, so server and browser agree.
+ */
+export function withRecoveryMinutes(flow: FlowShape, now: Date): FlowShape {
+  const messages = flow.ui.messages;
+  if (!Array.isArray(messages)) return flow;
+  return {
+    ...flow,
+    ui: {
+      ...flow.ui,
+      messages: messages.map((message: unknown) => {
+        if (!isRecord(message) || message.id !== 1060001 || !isRecord(message.context)) {
+          return message;
+        }
+        const until = Date.parse(String(message.context.privileged_session_expires_at));
+        if (Number.isNaN(until)) return message;
+        const minutes = Math.max(0, Math.round((until - now.getTime()) / 60_000));
+        return {
+          ...message,
+          context: { ...message.context, minutes_until_privileged_session_expires_at: minutes },
+        };
+      }),
+    },
+  };
+}

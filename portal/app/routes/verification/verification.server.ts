@@ -1,0 +1,158 @@
+import { VerificationFlowFromJSON, readIdentityAnswer, readIdentityResponse } from "@portal/client";
+import type { Session, UpdateVerificationFlowBody, UiNode } from "@portal/client";
+import { data, redirect } from "react-router";
+import type { RouterContextProvider } from "react-router";
+import { followOutcome, flowPageUrl, noticeParam } from "../../flows/follow-outcome.server.ts";
+import type { FlowRoute } from "../../flows/follow-outcome.server.ts";
+import { classifyIdentityAnswer, isFlowShape } from "../../flows/identity-outcome.ts";
+import { isAnchorAttributes } from "../../flows/node-guards.ts";
+import { formToJson, stringField } from "../../flows/submission.ts";
+import { setCookieHeaders } from "../../http/cookies.server.ts";
+import { identityFor } from "../../http/identity.server.ts";
+import { relativeToPortal } from "../../http/portal-destination.server.ts";
+import { redirectWithCookies } from "../../http/redirects.server.ts";
+import type { Locale } from "../../i18n/locales.ts";
+import { toE164 } from "../../ui/phone/phone-number.server.ts";
+import { noticeFromQuery } from "../notice-query.ts";
+import { addressField, channelField, checkVerification, isChannel } from "./verification-rules.ts";
+import type { Channel, ListedAddress } from "./verification-rules.ts";
+
+interface VerificationArgs {
+  request: Request;
+  context: Readonly<RouterContextProvider>;
+  locale: Locale;
+  url: URL;
+}
+
+const inherited = ["return_to", "channel"] as const;
+
+function verificationRoute(args: VerificationArgs, phase: FlowRoute["phase"]): FlowRoute {
+  return { locale: args.locale, page: "verification", url: args.url, keep: inherited, phase };
+}
+
+export async function loadVerification(args: VerificationArgs) {
+  const { frontend } = identityFor(args.request, args.context, args.locale);
+  const query = args.url.searchParams;
+  const flowId = query.get("flow");
+
+  if (!flowId) {
+    const answer = await readIdentityAnswer(() =>
+      frontend.createBrowserVerificationFlowRaw({
+        returnTo: query.get("return_to") ?? undefined,
+      }),
+    );
+    // Spec §8: a verification flow that cannot be created (400) sends the user to the start.
+    if (answer.status === 400 && !isFlowShape(answer.body)) {
+      return redirectWithCookies(`/${args.locale}`, answer.setCookies);
+    }
+    const route = verificationRoute(args, "create");
+    const result = followOutcome(classifyIdentityAnswer(answer), route, answer.setCookies);
+    if (result.type === "redirect") return result.response;
+    if (result.type !== "render") throw new Response(null, { status: 502 });
+    const extra: Record<string, string> = { flow: result.flow.id };
+    const notice = query.get(noticeParam);
+    if (notice) extra[noticeParam] = notice;
+    return redirectWithCookies(flowPageUrl(route, extra), answer.setCookies);
+  }
+
+  const [answer, session] = await Promise.all([
+    readIdentityAnswer(() => frontend.getVerificationFlowRaw({ id: flowId })),
+    readIdentityResponse(() => frontend.toSessionRaw({})),
+  ]);
+  const route = verificationRoute(args, "fetch");
+  const result = followOutcome(classifyIdentityAnswer(answer), route, answer.setCookies);
+  if (result.type === "redirect") return result.response;
+  if (result.type !== "render") throw new Response(null, { status: 502 });
+  const channel = query.get("channel");
+  const flow = VerificationFlowFromJSON(result.flow);
+  return data(
+    {
+      flow,
+      notice: noticeFromQuery(query.get(noticeParam)),
+      channel: isChannel(channel) ? channel : undefined,
+      continueHref: continueHref(flow.ui.nodes),
+      addresses: session.ok ? listedAddresses(session.data) : [],
+    },
+    { headers: setCookieHeaders([...answer.setCookies, ...session.setCookies]) },
+  );
+}
+
+export async function submitVerification(args: VerificationArgs) {
+  const flowId = args.url.searchParams.get("flow");
+  if (!flowId) return redirect(`/${args.locale}/verification`);
+  const form = await args.request.formData();
+  const fields = formToJson(form, [channelField]);
+  const posted = form.get(channelField);
+  // Resend buttons for a phone post `sms`, as Kratos' own do; everything else posts `email`.
+  const sms = stringField(fields, "sms");
+  const channel: Channel = sms !== undefined ? "sms" : isChannel(posted) ? posted : "email";
+  const checked = checkVerification(
+    {
+      channel,
+      code: stringField(fields, "code"),
+      address: sms ?? stringField(fields, addressField),
+    },
+    toE164,
+  );
+  const values = { [addressField]: stringField(fields, addressField)?.trim() ?? "" };
+  if (checked.kind === "invalid") {
+    return data({ fieldErrors: checked.errors, values }, { status: 400 });
+  }
+
+  const csrf = stringField(fields, "csrf_token");
+  // Kratos takes the address in `email` for both channels (its SDK has no `sms` field).
+  const body: UpdateVerificationFlowBody =
+    checked.kind === "code"
+      ? { method: "code", code: checked.code, csrf_token: csrf }
+      : { method: "code", email: checked.address, csrf_token: csrf };
+  const { frontend } = identityFor(args.request, args.context, args.locale);
+  const answer = await readIdentityAnswer(() =>
+    frontend.updateVerificationFlowRaw({ flow: flowId, updateVerificationFlowBody: body }),
+  );
+  const result = followOutcome(
+    classifyIdentityAnswer(answer),
+    verificationRoute(args, "submit"),
+    answer.setCookies,
+  );
+  const headers = setCookieHeaders(answer.setCookies);
+  switch (result.type) {
+    case "redirect":
+      return result.response;
+    case "render": {
+      const flow = VerificationFlowFromJSON(result.flow);
+      return data(
+        { flow, continueHref: continueHref(flow.ui.nodes), values },
+        { status: result.status, headers },
+      );
+    }
+    case "success":
+      return redirectWithCookies(`/${args.locale}`, answer.setCookies);
+    case "error":
+      return data(
+        { notice: "notice.somethingWentWrong" as const, values },
+        { status: result.status >= 400 ? result.status : 502, headers },
+      );
+  }
+}
+
+/**
+ * The link a passed challenge offers (node id "continue"): the flow's return_to or the default
+ * return URL. On the portal's own origin it stays relative.
+ */
+export function continueHref(nodes: readonly UiNode[]): string | undefined {
+  for (const node of nodes) {
+    const { attributes } = node;
+    if (isAnchorAttributes(attributes) && attributes.id === "continue") {
+      return relativeToPortal(attributes.href);
+    }
+  }
+  return undefined;
+}
+
+function listedAddresses(session: Session): ListedAddress[] {
+  return (session.identity?.verifiable_addresses ?? []).map((address) => ({
+    value: address.value,
+    channel: address.via === "sms" ? "sms" : "email",
+    verified: address.verified,
+  }));
+}

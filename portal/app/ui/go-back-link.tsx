@@ -1,0 +1,22 @@
+import { Link, useNavigate } from "react-router";
+
+/**
+ * "Go back": a step back in the browser's history with JavaScript, and a plain link to
+ * `fallback` without it (or when this page was opened first).
+ */
+export function GoBackLink(props: { fallback: string; label: string }) {
+  const navigate = useNavigate();
+  return (
+    <Link
+      to={props.fallback}
+      onClick={(event) => {
+        if (window.history.length <= 1) return;
+        event.preventDefault();
+        void navigate(-1);
+      }}
+      className="font-medium text-blue-700 underline underline-offset-4 dark:text-blue-300"
+    >
+      {props.label}
+    </Link>
+  );
+}
