@@ -134,12 +134,11 @@ describe("TOTP in settings", () => {
         }),
       );
       expect(refused.status).toBe(403);
-      expect(refused.body).toMatchObject({
-        error: { id: "session_refresh_required" },
-        redirect_browser_to: expect.stringContaining(
-          `${pub}/self-service/login/browser?refresh=true`,
-        ),
-      });
+      const body = refused.body as { error: { id: string }; redirect_browser_to: string };
+      expect(body.error.id).toBe("session_refresh_required");
+      expect(body.redirect_browser_to).toBe(
+        `${pub}/self-service/login/browser?refresh=true&return_to=${encodeURIComponent(`${pub}/self-service/settings?flow=${flow.id}`)}`,
+      );
     } finally {
       ts.advanceClock(-61 * 60_000);
     }
