@@ -296,6 +296,29 @@ describe("trusted devices", () => {
     expect(await skips("revoke-recovery@example.com", recovered)).toBe(false);
   });
 
+  it("works for HTML form posts: 303 to return_to and the cookie with it", async () => {
+    const secret = await withTotp("form@example.com");
+    const { browser } = await passwordSignIn(ts, "form@example.com");
+    const flow = await browser.api.createBrowserLoginFlow({
+      aal: "aal2",
+      returnTo: "http://localhost:4000/after",
+    });
+    const posted = await call(`${ts.publicUrl}/self-service/login?flow=${flow.id}`, {
+      method: "POST",
+      jar: browser.jar,
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({
+        method: "totp",
+        totp_code: nextCode(secret),
+        trust_device: "true",
+        csrf_token: csrfTokenOf(flow),
+      }).toString(),
+    });
+    expect(posted.status).toBe(303);
+    expect(posted.headers.get("location")).toBe("http://localhost:4000/after");
+    expect(browser.jar.get("ory_trusted_device")).toMatch(/^ory_td_[A-Za-z0-9]{32}$/);
+  });
+
   it("ignores a trusted-device cookie of another identity", async () => {
     const secret = await withTotp("owner@example.com");
     await withTotp("intruder@example.com");
