@@ -47,7 +47,8 @@ export function fositeError(code: FositeCode, hint?: string, status = 400): Hydr
 }
 
 export const invalidRequest = (hint?: string) => fositeError("invalid_request", hint);
-export const invalidClientMetadata = (hint?: string) => fositeError("invalid_client_metadata", hint);
+export const invalidClientMetadata = (hint?: string) =>
+  fositeError("invalid_client_metadata", hint);
 export const invalidRedirectUri = (hint?: string) => fositeError("invalid_redirect_uri", hint);
 
 /** herodot's generic errors, as Hydra's error enhancer turns them into RFC 6749 objects. */
@@ -55,7 +56,11 @@ export const badRequest = (reason = "") =>
   new HydraError(400, "The request was malformed or contained invalid parameters", reason);
 export const unauthorized = (reason = "") =>
   new HydraError(401, "The request could not be authorized", reason);
-export const notFound = (reason = "") => new HydraError(404, "Unable to locate the resource", reason);
+export const notFound = (reason = "") =>
+  new HydraError(404, "Unable to locate the resource", reason);
+/** Hydra's x.ErrNotFound, used for unknown challenges. */
+export const resourceNotFound = () =>
+  new HydraError(404, "Not Found", "Unable to locate the requested resource");
 export const conflict = (reason = "") =>
   new HydraError(
     409,

@@ -17,9 +17,14 @@ function derive(secret: string, salt: Buffer, params: typeof cost): Promise<Buff
 export async function hashSecret(secret: string): Promise<string> {
   const salt = randomBytes(16);
   const key = await derive(secret, salt, cost);
-  return ["scrypt", cost.N, cost.r, cost.p, salt.toString("base64url"), key.toString("base64url")].join(
-    "$",
-  );
+  return [
+    "scrypt",
+    cost.N,
+    cost.r,
+    cost.p,
+    salt.toString("base64url"),
+    key.toString("base64url"),
+  ].join("$");
 }
 
 /** True when `secret` matches `hash`; malformed hashes never match. */

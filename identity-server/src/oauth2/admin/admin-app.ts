@@ -1,0 +1,66 @@
+import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from "fastify";
+import { UsedChallengeError } from "../challenges/interactions.ts";
+import { internalError, isHydraError, unauthorized, HydraError } from "../hydra-error.ts";
+
+const bodyLimitBytes = 64 * 1024;
+
+/** Compares the presented bearer token with the configured one in constant time. */
+function bearerMatches(header: string | undefined, token: string): boolean {
+  const match = /^Bearer\s+(.+)$/i.exec(header ?? "");
+  if (!match?.[1]) return false;
+  // Hashing first gives both sides the same length, so the comparison leaks nothing.
+  const presented = createHash("sha256").update(match[1].trim()).digest();
+  const expected = createHash("sha256").update(token).digest();
+  return timingSafeEqual(presented, expected);
+}
+
+/**
+ * The admin listener's Fastify instance: raw bodies (handlers decode them and answer Hydra's
+ * errors), an optional bearer token on everything but the health checks, and every error in
+ * Hydra's `{error, error_description}` shape.
+ */
+export async function createAdminApp(
+  logger: FastifyBaseLogger,
+  adminToken: string | undefined,
+): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: logger,
+    bodyLimit: bodyLimitBytes,
+    requestIdHeader: "x-correlation-id",
+    genReqId: () => randomUUID(),
+  });
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser("*", { parseAs: "buffer" }, (_request, body, done) => done(null, body));
+
+  app.addHook("onRequest", async (request) => {
+    if (!adminToken || request.url.startsWith("/health/")) return;
+    if (!bearerMatches(request.headers.authorization, adminToken)) {
+      throw unauthorized("A valid admin bearer token is required.");
+    }
+  });
+
+  app.setNotFoundHandler((_request, reply) =>
+    reply
+      .code(404)
+      .send(new HydraError(404, "Not Found", "Unable to locate the requested resource").body()),
+  );
+
+  app.setErrorHandler((error: FastifyError | Error, request, reply) => {
+    if (error instanceof UsedChallengeError) {
+      return reply.code(410).send({ redirect_to: error.redirectTo });
+    }
+    if (isHydraError(error)) return reply.code(error.status).send(error.body());
+    const status =
+      "statusCode" in error && typeof error.statusCode === "number" ? error.statusCode : 500;
+    if (status >= 400 && status < 500) {
+      return reply
+        .code(status)
+        .send(new HydraError(status, "invalid_request", error.message).body());
+    }
+    request.log.error({ err: error }, "unhandled oauth2 admin error");
+    return reply.code(500).send(internalError().body());
+  });
+
+  return app;
+}

@@ -1,0 +1,41 @@
+import type { ServerResponse } from "node:http";
+import type { FastifyInstance } from "fastify";
+import { sql } from "kysely";
+import type { OAuth2Db } from "./store/oauth2-tables.ts";
+
+// Hydra's /health/alive and /health/ready on both listeners (healthStatus, or 503 with `errors`).
+
+async function readiness(db: OAuth2Db): Promise<{ status: number; body: unknown }> {
+  try {
+    await sql`SELECT 1`.execute(db);
+    return { status: 200, body: { status: "ok" } };
+  } catch (error) {
+    return {
+      status: 503,
+      body: { errors: { database: error instanceof Error ? error.message : "unavailable" } },
+    };
+  }
+}
+
+export function registerAdminHealthRoutes(app: FastifyInstance, db: OAuth2Db): void {
+  app.get("/health/alive", async (_request, reply) => reply.send({ status: "ok" }));
+  app.get("/health/ready", async (_request, reply) => {
+    const { status, body } = await readiness(db);
+    return reply.code(status).send(body);
+  });
+}
+
+/** Answers the health paths on the public listener; false for every other path. */
+export async function answerPublicHealth(
+  db: OAuth2Db,
+  method: string | undefined,
+  path: string,
+  res: ServerResponse,
+): Promise<boolean> {
+  if (method !== "GET" || (path !== "/health/alive" && path !== "/health/ready")) return false;
+  const { status, body } =
+    path === "/health/alive" ? { status: 200, body: { status: "ok" } } : await readiness(db);
+  res.writeHead(status, { "content-type": "application/json; charset=utf-8" });
+  res.end(JSON.stringify(body));
+  return true;
+}

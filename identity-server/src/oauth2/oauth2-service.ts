@@ -1,0 +1,215 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { FastifyInstance } from "fastify";
+import type { Kysely } from "kysely";
+import type { Logger } from "pino";
+import { createAdminApp } from "./admin/admin-app.ts";
+import type { AdminDeps } from "./admin/admin-deps.ts";
+import { registerClientRoutes } from "./admin/client-routes.ts";
+import { registerRequestRoutes } from "./admin/request-routes.ts";
+import { registerSessionRoutes } from "./admin/session-routes.ts";
+import { registerTokenRoutes } from "./admin/token-routes.ts";
+import { registerTrustRoutes } from "./admin/trust-routes.ts";
+import { deleteConsentSessionsOfClient } from "./challenges/consent-sessions.ts";
+import {
+  acceptLoginRequest,
+  getLoginRequest,
+  rejectLoginRequest,
+  type OAuth2LoginRequest,
+  type RedirectTo,
+} from "./challenges/login-requests.ts";
+import type { AcceptLoginBody, RejectBody } from "./challenges/request-bodies.ts";
+import { allClientScopes } from "./clients/client-store.ts";
+import { upsertSeedClient, type ClientServiceDeps } from "./clients/client-service.ts";
+import { deriveKey } from "./crypto/derived-keys.ts";
+import { loadOrCreateSigningKeys } from "./crypto/signing-keys.ts";
+import { answerPublicHealth, registerAdminHealthRoutes } from "./health.ts";
+import { invalidClientMetadata, invalidRedirectUri } from "./hydra-error.ts";
+import type { OAuth2Config } from "./oauth2-config.ts";
+import { ProviderHolder } from "./provider/provider-holder.ts";
+import { startExpiryCleanup } from "./store/expiry-cleanup.ts";
+import { migrateOAuth2 } from "./store/oauth2-migrations.ts";
+import type { OAuth2Db } from "./store/oauth2-tables.ts";
+import { deleteEverythingOfClient } from "./tokens/token-rows.ts";
+
+export interface OAuth2ServiceOptions {
+  config: OAuth2Config;
+  /** Interface of the public listener (the identity server's public host). */
+  publicHost: string;
+  /** The identity server's database handle; the service adds its own tables to it. */
+  db: Kysely<unknown>;
+  /** The server secret: signing keys are sealed and cookies signed with keys derived from it. */
+  secret: string;
+  logger: Logger;
+  now?: () => Date;
+  /**
+   * Ends identity-provider (Kratos) sessions, given the `identity_provider_session_id`s recorded
+   * at login accept, when their OAuth2 login session ends by logout (Hydra does the same).
+   */
+  endIdentityProviderSessions?: (sessionIds: string[]) => Promise<void>;
+  /** How often expired rows are removed; default 10 minutes. */
+  cleanupIntervalMs?: number;
+}
+
+/**
+ * Login challenges in-process, for the identity server's own login flow (what Kratos does with
+ * Hydra's admin API in hydra/hydra.go): the same answers as the admin endpoints.
+ */
+export interface OAuth2LoginRequests {
+  getLoginRequest(challenge: string): Promise<OAuth2LoginRequest>;
+  acceptLoginRequest(challenge: string, body: AcceptLoginBody): Promise<RedirectTo>;
+  rejectLoginRequest(challenge: string, body: RejectBody): Promise<RedirectTo>;
+}
+
+export interface RunningOAuth2Service extends OAuth2LoginRequests {
+  issuer: string;
+  publicUrl: string;
+  adminUrl: string;
+  close(): Promise<void>;
+}
+
+function urlOf(address: AddressInfo): string {
+  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  return `http://${host}:${address.port}`;
+}
+
+function listen(server: Server, host: string, port: number): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve(server.address() as AddressInfo);
+    });
+  });
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}
+
+/** oidc-provider's client metadata errors, as Hydra's admin API reports them. */
+function providerValidationError(error: unknown): Error {
+  const { error: code, error_description: description } = error as {
+    error?: string;
+    error_description?: string;
+  };
+  if (code === "invalid_redirect_uri") return invalidRedirectUri(description);
+  if (code === "invalid_client_metadata") return invalidClientMetadata(description);
+  return error instanceof Error ? error : new Error(String(error));
+}
+
+/**
+ * Starts the Hydra-compatible OAuth2 service: oidc-provider on the public listener (Hydra's
+ * paths) and Hydra's admin API on a loopback-only admin listener, both on the identity server's
+ * database.
+ */
+export async function startOAuth2Service(
+  options: OAuth2ServiceOptions,
+): Promise<RunningOAuth2Service> {
+  const { config, logger } = options;
+  const now = options.now ?? (() => new Date());
+  // The same connection, typed for the service's own tables.
+  const db = options.db as unknown as OAuth2Db;
+  const endIdentityProviderSessions =
+    options.endIdentityProviderSessions ?? (() => Promise.resolve());
+  await migrateOAuth2(db, now);
+  const keys = await loadOrCreateSigningKeys(db, options.secret, now);
+
+  let holder: ProviderHolder | undefined;
+  const publicServer = createServer((req, res) => {
+    const path = (req.url ?? "/").split("?")[0] ?? "/";
+    void answerPublicHealth(db, req.method, path, res).then((answered) => {
+      if (answered) return;
+      if (!holder) {
+        res.writeHead(503).end();
+        return;
+      }
+      return holder.handle(req, res);
+    });
+  });
+  let adminApp: FastifyInstance | undefined;
+  let cleanup: { stop(): Promise<void> } | undefined;
+  const close = async () => {
+    await cleanup?.stop();
+    await adminApp?.close();
+    if (publicServer.listening) await closeServer(publicServer);
+  };
+
+  try {
+    const publicAddress = await listen(publicServer, options.publicHost, config.publicPort);
+    const issuer = config.issuer ?? `http://localhost:${publicAddress.port}`;
+    const providerHolder = new ProviderHolder(
+      {
+        config,
+        db,
+        now,
+        logger: logger.child({ component: "oauth2-provider" }),
+        issuer,
+        keys,
+        cookieKeys: [deriveKey(options.secret, "cookie keys").toString("base64url")],
+        endIdentityProviderSessions,
+      },
+      await allClientScopes(db),
+    );
+    holder = providerHolder;
+
+    const clients: ClientServiceDeps = {
+      db,
+      now,
+      async validateMetadata(metadata) {
+        try {
+          await providerHolder.current.Client.validate(metadata);
+        } catch (error) {
+          throw providerValidationError(error);
+        }
+      },
+      clientSaved: (client) => {
+        providerHolder.learnScopes(client.scope.split(" "));
+        return Promise.resolve();
+      },
+      async clientDeleted(clientId) {
+        await deleteEverythingOfClient(db, clientId);
+        await deleteConsentSessionsOfClient(db, clientId);
+      },
+    };
+    if (config.seedClient) await upsertSeedClient(clients, config.seedClient);
+
+    const deps: AdminDeps = {
+      db,
+      now,
+      config,
+      issuer,
+      provider: () => providerHolder.current,
+      clients,
+      logger,
+      endIdentityProviderSessions,
+    };
+    adminApp = await createAdminApp(logger.child({ listener: "oauth2-admin" }), config.adminToken);
+    registerAdminHealthRoutes(adminApp, db);
+    registerClientRoutes(adminApp, deps);
+    registerRequestRoutes(adminApp, deps);
+    registerSessionRoutes(adminApp, deps);
+    registerTokenRoutes(adminApp, deps);
+    registerTrustRoutes(adminApp, deps);
+    await adminApp.listen({ host: "127.0.0.1", port: config.adminPort });
+    const adminAddress = adminApp.server.address() as AddressInfo;
+
+    cleanup = startExpiryCleanup(db, now, logger, options.cleanupIntervalMs ?? 600_000);
+
+    return {
+      issuer,
+      publicUrl: urlOf(publicAddress),
+      adminUrl: urlOf(adminAddress),
+      getLoginRequest: (challenge) => getLoginRequest(deps, challenge),
+      acceptLoginRequest: (challenge, body) => acceptLoginRequest(deps, challenge, body),
+      rejectLoginRequest: (challenge, body) => rejectLoginRequest(deps, challenge, body),
+      close,
+    };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}

@@ -1,0 +1,198 @@
+import Provider, { errors, type Configuration } from "oidc-provider";
+import type { Logger } from "pino";
+import type { ClientExtras } from "../clients/client-metadata.ts";
+import { extraClientProperties } from "../clients/client-metadata.ts";
+import type { PrivateJwk } from "../crypto/signing-keys.ts";
+import type { OAuth2Config } from "../oauth2-config.ts";
+import type { OAuth2Db } from "../store/oauth2-tables.ts";
+import { payloadAdapterFactory } from "../store/payload-adapter.ts";
+import { sendBrowserError } from "./browser-pages.ts";
+import {
+  consentAccessTokenClaims,
+  findAccountWithConsentClaims,
+  releasableClaims,
+  rememberedGrant,
+} from "./consent-claims.ts";
+import { hydraInteractionPolicy } from "./interaction-policy.ts";
+import { registerJwtBearerGrant } from "./jwt-bearer-grant.ts";
+import { loginSessionRecorder, sessionTtl } from "./login-session-recorder.ts";
+import {
+  logoutCompletion,
+  logoutPath,
+  logoutSource,
+  logoutVerifier,
+  postLogoutSuccess,
+} from "./logout-handling.ts";
+import { injectedConsentMarker, offlineAccessPrompt } from "./offline-access-prompt.ts";
+import { applyProviderOverrides } from "./provider-overrides.ts";
+import { tokenLifespans } from "./token-lifespans.ts";
+
+export interface ProviderDeps {
+  config: OAuth2Config;
+  db: OAuth2Db;
+  now: () => Date;
+  logger: Logger;
+  issuer: string;
+  keys: PrivateJwk[];
+  cookieKeys: string[];
+  endIdentityProviderSessions(sessionIds: string[]): Promise<void>;
+}
+
+/** Scopes every provider knows, besides those of the registered clients. */
+export const baseScopes = [
+  "openid",
+  "offline_access",
+  "offline",
+  "profile",
+  "email",
+  "address",
+  "phone",
+];
+
+export const authorizationPath = "/oauth2/auth";
+
+/** Hydra's paths on the public listener (oidc-provider is mounted at the root). */
+const routes = {
+  authorization: authorizationPath,
+  token: "/oauth2/token",
+  revocation: "/oauth2/revoke",
+  userinfo: "/userinfo",
+  jwks: "/.well-known/jwks.json",
+  end_session: logoutPath,
+};
+
+/**
+ * An oidc-provider configured to behave like Hydra. It only knows the scopes it is built with,
+ * so the service builds a new one whenever a client brings a scope it has not seen.
+ */
+export function buildProvider(deps: ProviderDeps, scopes: Iterable<string>): Provider {
+  const { config, db, now } = deps;
+  const claimDeps = { db, now };
+  const configuration: Configuration = {
+    adapter: payloadAdapterFactory(db, now),
+    jwks: { keys: deps.keys },
+    cookies: {
+      keys: deps.cookieKeys,
+      names: {
+        session: "oauth2_session",
+        interaction: "oauth2_interaction",
+        resume: "oauth2_interaction_resume",
+      },
+      long: { httpOnly: true, sameSite: "lax" },
+      short: { httpOnly: true, sameSite: "lax" },
+    },
+    routes,
+    features: {
+      devInteractions: { enabled: false },
+      clientCredentials: { enabled: true },
+      revocation: {
+        enabled: true,
+        allowedPolicy: (_ctx, client, token) => token.clientId === client.clientId,
+      },
+      introspection: { enabled: false },
+      userinfo: { enabled: true },
+      backchannelLogout: { enabled: true },
+      rpInitiatedLogout: {
+        enabled: true,
+        logoutSource: logoutSource({ ...deps }),
+        postLogoutSuccessSource: postLogoutSuccess(config),
+      },
+      resourceIndicators: { enabled: false },
+      pushedAuthorizationRequests: { enabled: false },
+      dPoP: { enabled: false },
+      registration: { enabled: false },
+    },
+    scopes: [...new Set([...baseScopes, ...scopes])],
+    claims: {
+      acr: null,
+      sid: null,
+      auth_time: null,
+      iss: null,
+      openid: releasableClaims,
+    },
+    acrValues: ["0", "1", "2", "aal1", "aal2", "aal3"],
+    // ID tokens carry the consent app's claims as Hydra's do, not only userinfo.
+    conformIdTokenClaims: false,
+    clientDefaults: {
+      grant_types: ["authorization_code"],
+      response_types: ["code"],
+      token_endpoint_auth_method: "client_secret_basic",
+      id_token_signed_response_alg: "RS256",
+      require_auth_time: true,
+    },
+    clientAuthMethods: ["client_secret_basic", "client_secret_post", "private_key_jwt", "none"],
+    extraClientMetadata: {
+      properties: [...extraClientProperties],
+      validator: () => undefined,
+    },
+    extraParams: {
+      audience: (_ctx, value, client) => {
+        const allowed = new Set((client as typeof client & ClientExtras).hydra_audience ?? []);
+        for (const audience of (value ?? "").split(" ").filter((a) => a !== "")) {
+          if (!allowed.has(audience)) {
+            throw new errors.InvalidRequest(
+              `Requested audience '${audience}' has not been whitelisted by the OAuth 2.0 Client.`,
+            );
+          }
+        }
+      },
+      [injectedConsentMarker]: null,
+    },
+    clientBasedCORS: (_ctx, origin, client) =>
+      ((client as typeof client & ClientExtras).allowed_cors_origins ?? []).includes(origin),
+    findAccount: findAccountWithConsentClaims(claimDeps),
+    extraTokenClaims: consentAccessTokenClaims(claimDeps),
+    loadExistingGrant: rememberedGrant(claimDeps),
+    // Hydra keeps tokens alive after logout; only the login session ends.
+    expiresWithSession: () => false,
+    issueRefreshToken: (_ctx, client, code) =>
+      client.grantTypeAllowed("refresh_token") &&
+      (code.scopes.has("offline_access") || code.scopes.has("offline")),
+    rotateRefreshToken: true,
+    pkce: {
+      required: (_ctx, client) => config.pkceEnforced || client.clientAuthMethod === "none",
+    },
+    interactions: {
+      policy: hydraInteractionPolicy(db, now),
+      url: (_ctx, interaction) => {
+        const login = interaction.prompt.name === "login";
+        const url = new URL(login ? config.loginUrl : config.consentUrl);
+        url.searchParams.set(login ? "login_challenge" : "consent_challenge", interaction.uid);
+        return url.href;
+      },
+    },
+    ttl: tokenLifespans(config.lifespans, sessionTtl(config.lifespans)),
+    renderError: (ctx, out) => {
+      sendBrowserError(ctx, config.errorUrl, out.error, out.error_description ?? "", ctx.status);
+    },
+  };
+
+  const provider = new Provider(deps.issuer, configuration);
+  // Behind a TLS-terminating proxy the issuer is https while the listener speaks http.
+  provider.proxy = deps.issuer.startsWith("https:");
+  applyProviderOverrides(provider);
+  registerJwtBearerGrant(provider, { db, now, tokenUrl: `${deps.issuer}${routes.token}` });
+
+  provider.use(notFoundAsJson);
+  provider.use(offlineAccessPrompt(authorizationPath));
+  provider.use(loginSessionRecorder(db, config.lifespans));
+  provider.use(logoutVerifier({ ...deps }));
+  provider.use(logoutCompletion({ ...deps }));
+
+  provider.on("server_error", (_ctx, error) => {
+    deps.logger.error({ err: error }, "oauth2 provider error");
+  });
+  return provider;
+}
+
+/** Unknown public paths answer like Hydra's other errors, in JSON. */
+async function notFoundAsJson(
+  ctx: Parameters<Parameters<Provider["use"]>[0]>[0],
+  next: () => Promise<unknown>,
+): Promise<void> {
+  await next();
+  if (ctx.status === 404 && ctx.body === undefined) {
+    ctx.status = 404;
+    ctx.body = { error: "Not Found", error_description: "Unable to locate the requested resource" };
+  }
+}

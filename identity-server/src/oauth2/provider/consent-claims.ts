@@ -1,0 +1,118 @@
+import type { Configuration, KoaContextWithOIDC } from "oidc-provider";
+import { findClient } from "../clients/client-store.ts";
+import { isPublicClient } from "../clients/client-document.ts";
+import {
+  findConsentSessionByGrant,
+  findRememberedConsent,
+} from "../challenges/consent-sessions.ts";
+import type { OAuth2Db } from "../store/oauth2-tables.ts";
+
+// What the consent app put into `session.access_token` and `session.id_token` travels with the
+// grant: token contents are looked up by grant id whenever a token or ID token is issued.
+
+/** Claims oidc-provider may put into ID tokens and userinfo answers (undeclared ones are dropped). */
+export const releasableClaims = [
+  "sub",
+  "acr",
+  "amr",
+  "auth_time",
+  "name",
+  "given_name",
+  "family_name",
+  "middle_name",
+  "nickname",
+  "preferred_username",
+  "profile",
+  "picture",
+  "website",
+  "email",
+  "email_verified",
+  "gender",
+  "birthdate",
+  "zoneinfo",
+  "locale",
+  "phone_number",
+  "phone_number_verified",
+  "address",
+  "updated_at",
+];
+
+interface Deps {
+  db: OAuth2Db;
+  now: () => Date;
+}
+
+type WithGrant = { grantId?: string | undefined } | undefined;
+
+function grantIdOf(ctx: KoaContextWithOIDC | undefined, token: WithGrant): string | undefined {
+  return (
+    token?.grantId ??
+    ctx?.oidc.entities.Grant?.jti ??
+    (ctx?.oidc.result?.consent as { grantId?: string } | undefined)?.grantId
+  );
+}
+
+/** findAccount: the subject plus the consent's `session.id_token` claims (never overriding sub). */
+export function findAccountWithConsentClaims(
+  deps: Deps,
+): NonNullable<Configuration["findAccount"]> {
+  return (ctx, sub, token) => ({
+    accountId: sub,
+    async claims() {
+      const grantId = grantIdOf(ctx, token as WithGrant);
+      const consent = grantId ? await findConsentSessionByGrant(deps.db, grantId) : undefined;
+      return { ...(consent?.sessionIdToken ?? {}), sub };
+    },
+  });
+}
+
+/** extraTokenClaims: the consent's `session.access_token`, stored with opaque access tokens. */
+export function consentAccessTokenClaims(
+  deps: Deps,
+): NonNullable<Configuration["extraTokenClaims"]> {
+  return async (_ctx, token) => {
+    if (token.kind !== "AccessToken" || !("grantId" in token) || !token.grantId) return undefined;
+    const consent = await findConsentSessionByGrant(deps.db, token.grantId);
+    return consent && Object.keys(consent.sessionAccessToken).length > 0
+      ? consent.sessionAccessToken
+      : undefined;
+  };
+}
+
+/** Hydra lets a public client reuse consent only with an https or loopback redirect URI. */
+export function publicClientMaySkip(redirectUri: string): boolean {
+  if (!URL.canParse(redirectUri)) return false;
+  const url = new URL(redirectUri);
+  if (url.protocol === "https:") return true;
+  return url.protocol === "http:" && ["localhost", "127.0.0.1", "[::1]"].includes(url.hostname);
+}
+
+/**
+ * loadExistingGrant: the grant of this request's consent answer, or, for prompt=none, the grant of
+ * the subject's remembered consent for this client. Hydra remembers consent per subject and
+ * client, not per browser, so the session's own grant is never reused.
+ */
+export function rememberedGrant(deps: Deps): NonNullable<Configuration["loadExistingGrant"]> {
+  return async (ctx) => {
+    const { oidc } = ctx;
+    const answered = (oidc.result?.consent as { grantId?: string } | undefined)?.grantId;
+    if (answered) return oidc.provider.Grant.find(answered);
+    const accountId = oidc.session?.accountId;
+    if (!oidc.prompts.has("none") || !accountId || !oidc.client) return undefined;
+    const stored = await findClient(deps.db, oidc.client.clientId);
+    if (!stored) return undefined;
+    if (
+      isPublicClient(stored.client) &&
+      !publicClientMaySkip(String(oidc.params?.redirect_uri ?? ""))
+    ) {
+      return undefined;
+    }
+    const remembered = await findRememberedConsent(
+      deps.db,
+      accountId,
+      oidc.client.clientId,
+      deps.now(),
+    );
+    return remembered ? oidc.provider.Grant.find(remembered.grantId) : undefined;
+  };
+}

@@ -1,0 +1,44 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type Provider from "oidc-provider";
+import { buildProvider, type ProviderDeps } from "./build-provider.ts";
+
+/**
+ * The current provider. oidc-provider fixes its scope list at construction, while Hydra accepts
+ * any scope a client is registered with; when a client brings a new scope a fresh provider
+ * replaces the old one (all state is in the database, so nothing is lost).
+ */
+export class ProviderHolder {
+  readonly #deps: ProviderDeps;
+  readonly #scopes: Set<string>;
+  #provider: Provider;
+  #handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
+  constructor(deps: ProviderDeps, scopes: Iterable<string>) {
+    this.#deps = deps;
+    this.#scopes = new Set(scopes);
+    this.#provider = buildProvider(deps, this.#scopes);
+    this.#handle = this.#provider.callback();
+  }
+
+  get current(): Provider {
+    return this.#provider;
+  }
+
+  handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    return this.#handle(req, res);
+  }
+
+  /** Rebuilds the provider when any of the scopes is new to it. */
+  learnScopes(scopes: Iterable<string>): void {
+    let changed = false;
+    for (const scope of scopes) {
+      if (scope !== "" && !this.#scopes.has(scope)) {
+        this.#scopes.add(scope);
+        changed = true;
+      }
+    }
+    if (!changed) return;
+    this.#provider = buildProvider(this.#deps, this.#scopes);
+    this.#handle = this.#provider.callback();
+  }
+}
