@@ -6,7 +6,6 @@ import {
   type OAuth2TestService,
 } from "./test-support/oauth2-test-service.ts";
 import {
-  authorize,
   challengeIn,
   introspect,
   pkce,

@@ -139,10 +139,10 @@ export const oauth2EnvShape = {
   IDENTITY_OAUTH2_SEED_CLIENT: seedClient.optional(),
 };
 
-const oauth2EnvSchema = z.object(oauth2EnvShape);
+type OAuth2Env = z.infer<z.ZodObject<typeof oauth2EnvShape>>;
 
 /** Maps the validated variables onto the service's settings. */
-export function oauth2ConfigFrom(env: z.infer<typeof oauth2EnvSchema>): OAuth2Config {
+export function oauth2ConfigFrom(env: OAuth2Env): OAuth2Config {
   return {
     enabled: env.IDENTITY_OAUTH2_ENABLED,
     publicPort: env.IDENTITY_OAUTH2_PUBLIC_PORT,

@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import type { FastifyInstance } from "fastify";
 import type { Kysely } from "kysely";
 import type { Logger } from "pino";
+import type { Database } from "../store/schema.ts";
 import { createAdminApp } from "./admin/admin-app.ts";
 import type { AdminDeps } from "./admin/admin-deps.ts";
 import { registerClientRoutes } from "./admin/client-routes.ts";
@@ -37,7 +38,7 @@ export interface OAuth2ServiceOptions {
   /** Interface of the public listener (the identity server's public host). */
   publicHost: string;
   /** The identity server's database handle; the service adds its own tables to it. */
-  db: Kysely<unknown>;
+  db: Kysely<Database>;
   /** The server secret: signing keys are sealed and cookies signed with keys derived from it. */
   secret: string;
   logger: Logger;

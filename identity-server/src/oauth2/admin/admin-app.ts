@@ -33,11 +33,10 @@ export async function createAdminApp(
   app.removeAllContentTypeParsers();
   app.addContentTypeParser("*", { parseAs: "buffer" }, (_request, body, done) => done(null, body));
 
-  app.addHook("onRequest", async (request) => {
-    if (!adminToken || request.url.startsWith("/health/")) return;
-    if (!bearerMatches(request.headers.authorization, adminToken)) {
-      throw unauthorized("A valid admin bearer token is required.");
-    }
+  app.addHook("onRequest", (request, _reply, done) => {
+    const open = !adminToken || request.url.startsWith("/health/");
+    if (open || bearerMatches(request.headers.authorization, adminToken)) done();
+    else done(unauthorized("A valid admin bearer token is required."));
   });
 
   app.setNotFoundHandler((_request, reply) =>

@@ -22,13 +22,7 @@ import {
 } from "./interactions.ts";
 import type { LoginResult, RedirectTo } from "./login-requests.ts";
 import { oidcContextFrom, type OidcContext } from "./oidc-context.ts";
-import {
-  readAcceptConsentBody,
-  readRejectBody,
-  rejectionResult,
-  type AcceptConsentBody,
-  type RejectBody,
-} from "./request-bodies.ts";
+import { readAcceptConsentBody, readRejectBody, rejectionResult } from "./request-bodies.ts";
 
 /** Hydra's oAuth2ConsentRequest. */
 export interface OAuth2ConsentRequest {
@@ -49,7 +43,7 @@ export interface OAuth2ConsentRequest {
 }
 
 function loginResultOf(interaction: Interaction): Partial<LoginResult> {
-  return (interaction.lastSubmission?.login ?? {}) as Partial<LoginResult>;
+  return interaction.lastSubmission?.login ?? {};
 }
 
 function subjectOf(interaction: Interaction): string {
@@ -63,7 +57,10 @@ async function consentSkip(deps: ChallengeDeps, interaction: Interaction): Promi
   const clientId = clientIdOf(interaction);
   const stored = await findClient(deps.db, clientId);
   if (!stored) return false;
-  if (isPublicClient(stored.client) && !publicClientMaySkip(String(params.redirect_uri ?? ""))) {
+  if (
+    isPublicClient(stored.client) &&
+    !publicClientMaySkip(typeof params.redirect_uri === "string" ? params.redirect_uri : "")
+  ) {
     return false;
   }
   const remembered = await findRememberedConsent(
@@ -104,7 +101,7 @@ export async function getConsentRequest(
 export async function acceptConsentRequest(
   deps: ChallengeDeps,
   challenge: string,
-  body: AcceptConsentBody | unknown,
+  body: unknown,
 ): Promise<RedirectTo> {
   const accept = readAcceptConsentBody(body);
   const interaction = await loadInteraction(deps, challenge, "consent");
@@ -159,7 +156,7 @@ export async function acceptConsentRequest(
 export async function rejectConsentRequest(
   deps: ChallengeDeps,
   challenge: string,
-  body: RejectBody | unknown,
+  body: unknown,
 ): Promise<RedirectTo> {
   const reject = readRejectBody(body);
   const interaction = await loadInteraction(deps, challenge, "consent");

@@ -57,7 +57,7 @@ export async function loadInteraction(
 
 /** The interaction's authorization parameters as oidc-provider stored them. */
 export function paramsOf(interaction: Interaction): Record<string, unknown> {
-  return interaction.params as Record<string, unknown>;
+  return interaction.params;
 }
 
 export function requestUrlOf(deps: ChallengeDeps, interaction: Interaction): string {

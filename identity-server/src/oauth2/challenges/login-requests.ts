@@ -19,13 +19,7 @@ import {
   type LoginSession,
 } from "./login-sessions.ts";
 import { oidcContextFrom, type OidcContext } from "./oidc-context.ts";
-import {
-  readAcceptLoginBody,
-  readRejectBody,
-  rejectionResult,
-  type AcceptLoginBody,
-  type RejectBody,
-} from "./request-bodies.ts";
+import { readAcceptLoginBody, readRejectBody, rejectionResult } from "./request-bodies.ts";
 
 /** Hydra's oAuth2LoginRequest. */
 export interface OAuth2LoginRequest {
@@ -105,7 +99,7 @@ export async function getLoginRequest(
 export async function acceptLoginRequest(
   deps: ChallengeDeps,
   challenge: string,
-  body: AcceptLoginBody | unknown,
+  body: unknown,
 ): Promise<RedirectTo> {
   const accept = readAcceptLoginBody(body);
   const interaction = await loadInteraction(deps, challenge, "login");
@@ -146,7 +140,7 @@ export async function acceptLoginRequest(
 export async function rejectLoginRequest(
   deps: ChallengeDeps,
   challenge: string,
-  body: RejectBody | unknown,
+  body: unknown,
 ): Promise<RedirectTo> {
   const reject = readRejectBody(body);
   const interaction = await loadInteraction(deps, challenge, "login");

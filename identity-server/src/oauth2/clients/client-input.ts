@@ -122,7 +122,7 @@ export function readClientInput(body: unknown): ClientInput {
   }
   if (source.metadata !== undefined) input.metadata = source.metadata;
   Object.assign(input, readLifespans(source));
-  return input as ClientInput;
+  return input;
 }
 
 /** Lifespan fields (Go durations such as "1h30m"), normalised as Go prints them ("1h30m0s"). */

@@ -59,7 +59,7 @@ export function findAccountWithConsentClaims(
   return (ctx, sub, token) => ({
     accountId: sub,
     async claims() {
-      const grantId = grantIdOf(ctx, token as WithGrant);
+      const grantId = grantIdOf(ctx, token);
       const consent = grantId ? await findConsentSessionByGrant(deps.db, grantId) : undefined;
       return { ...(consent?.sessionIdToken ?? {}), sub };
     },
@@ -103,7 +103,9 @@ export function rememberedGrant(deps: Deps): NonNullable<Configuration["loadExis
     if (!stored) return undefined;
     if (
       isPublicClient(stored.client) &&
-      !publicClientMaySkip(String(oidc.params?.redirect_uri ?? ""))
+      !publicClientMaySkip(
+        typeof oidc.params?.redirect_uri === "string" ? oidc.params.redirect_uri : "",
+      )
     ) {
       return undefined;
     }

@@ -30,7 +30,7 @@ function clientLifespan(
   grant: Grant,
   kind: TokenKind,
 ): number | undefined {
-  const lifespans = (client as (Client & ClientExtras) | undefined)?.hydra_lifespans;
+  const lifespans = (client as ClientExtras | undefined)?.hydra_lifespans;
   const field = `${grant}_grant_${kind}_token_lifespan` as LifespanField;
   return lifespans?.[field];
 }
