@@ -7,7 +7,7 @@ export interface RecordedCall {
   body: unknown;
 }
 
-export type Answer = { status: number; body?: unknown; setCookies?: string[] };
+export type Answer = { status: number; body?: unknown; setCookies?: string[]; location?: string };
 
 /**
  * Replaces fetch — the identity client's only way out — with scripted answers, and records
@@ -31,6 +31,7 @@ export function stubIdentity(routes: Record<string, Answer | ((call: RecordedCal
     const answer = typeof route === "function" ? route(call) : route;
     const headers = new Headers({ "content-type": "application/json" });
     for (const cookie of answer.setCookies ?? []) headers.append("set-cookie", cookie);
+    if (answer.location !== undefined) headers.set("location", answer.location);
     const body = answer.body === undefined ? null : JSON.stringify(answer.body);
     return Promise.resolve(new Response(body, { status: answer.status, headers }));
   });

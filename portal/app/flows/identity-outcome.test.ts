@@ -117,6 +117,25 @@ describe("classifyIdentityAnswer", () => {
     });
   });
 
+  it("shows a flow that was read, even when it still carries continue_with", () => {
+    const flow = {
+      id: "s1",
+      ui: { nodes: [] },
+      continue_with: [
+        {
+          action: "redirect_browser_to",
+          redirect_browser_to: "http://localhost:3000/settings?flow=s1",
+        },
+      ],
+    };
+    expect(classifyIdentityAnswer({ status: 200, body: flow }, { fetched: true })).toEqual({
+      kind: "flow",
+      status: 200,
+      flow,
+    });
+    expect(classifyIdentityAnswer({ status: 200, body: flow })).toMatchObject({ kind: "continue" });
+  });
+
   it("opens the replacement flow a 303 names (recovery retries and expiry)", () => {
     expect(
       classifyIdentityAnswer({

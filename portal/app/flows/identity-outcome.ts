@@ -56,14 +56,21 @@ export interface IdentityAnswer {
 /** Kratos' answer to JSON clients that must use another flow: 303 to `…/flows?id=<new>`. */
 const replacementFlowPath = /\/self-service\/[a-z]+\/flows$/;
 
-export function classifyIdentityAnswer({
-  status,
-  body,
-  location,
-}: IdentityAnswer): IdentityOutcome {
+/**
+ * `fetched`: the answer to reading or creating a flow, not to submitting one. A flow read back
+ * after a success may still carry that success's continue_with (e.g. "show the settings page
+ * again"); following it from the page that shows the flow would loop, so it is shown instead.
+ */
+export function classifyIdentityAnswer(
+  { status, body, location }: IdentityAnswer,
+  options: { fetched?: boolean } = {},
+): IdentityOutcome {
   const errorId = errorIdOf(body);
   const redirectTo = isRecord(body) ? stringOr(body.redirect_browser_to) : undefined;
 
+  if (options.fetched === true && status >= 200 && status < 300 && isFlowShape(body)) {
+    return { kind: "flow", status, flow: body };
+  }
   if (status >= 200 && status < 300) {
     const target = isRecord(body) ? pickContinueWith(body.continue_with) : undefined;
     if (target) return { kind: "continue", target };

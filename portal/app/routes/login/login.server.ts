@@ -47,7 +47,7 @@ export async function loadLogin(args: LoginArgs) {
       }),
     );
     const result = followOutcome(
-      classifyIdentityAnswer(answer),
+      classifyIdentityAnswer(answer, { fetched: true }),
       loginRoute(args, "create"),
       answer.setCookies,
     );
@@ -63,7 +63,7 @@ export async function loadLogin(args: LoginArgs) {
 
   const answer = await readIdentityAnswer(() => frontend.getLoginFlowRaw({ id: flowId }));
   const result = followOutcome(
-    asksForVerification(classifyIdentityAnswer(answer)),
+    asksForVerification(classifyIdentityAnswer(answer, { fetched: true })),
     loginRoute(args, "fetch"),
     answer.setCookies,
   );

@@ -37,7 +37,11 @@ export async function loadRecovery(args: RecoveryArgs) {
       frontend.createBrowserRecoveryFlowRaw({ returnTo: query.get("return_to") ?? undefined }),
     );
     const route = recoveryRoute(args, "create");
-    const result = followOutcome(classifyIdentityAnswer(answer), route, answer.setCookies);
+    const result = followOutcome(
+      classifyIdentityAnswer(answer, { fetched: true }),
+      route,
+      answer.setCookies,
+    );
     if (result.type === "redirect") return result.response;
     if (result.type !== "render") throw new Response(null, { status: 502 });
     const extra: Record<string, string> = { flow: result.flow.id };
@@ -48,7 +52,11 @@ export async function loadRecovery(args: RecoveryArgs) {
 
   const answer = await readIdentityAnswer(() => frontend.getRecoveryFlowRaw({ id: flowId }));
   const route = recoveryRoute(args, "fetch");
-  const result = followOutcome(classifyIdentityAnswer(answer), route, answer.setCookies);
+  const result = followOutcome(
+    classifyIdentityAnswer(answer, { fetched: true }),
+    route,
+    answer.setCookies,
+  );
   if (result.type === "redirect") return result.response;
   if (result.type !== "render") throw new Response(null, { status: 502 });
   return data(

@@ -41,7 +41,11 @@ export async function loadRegistration(args: RegistrationArgs) {
       frontend.createBrowserRegistrationFlowRaw({ returnTo: query.get("return_to") ?? undefined }),
     );
     const route = registrationRoute(args, "create");
-    const result = followOutcome(classifyIdentityAnswer(answer), route, answer.setCookies);
+    const result = followOutcome(
+      classifyIdentityAnswer(answer, { fetched: true }),
+      route,
+      answer.setCookies,
+    );
     if (result.type === "redirect") return result.response;
     if (result.type !== "render") throw new Response(null, { status: 502 });
     const extra: Record<string, string> = { flow: result.flow.id };
@@ -52,7 +56,11 @@ export async function loadRegistration(args: RegistrationArgs) {
 
   const answer = await readIdentityAnswer(() => frontend.getRegistrationFlowRaw({ id: flowId }));
   const route = registrationRoute(args, "fetch");
-  const result = followOutcome(classifyIdentityAnswer(answer), route, answer.setCookies);
+  const result = followOutcome(
+    classifyIdentityAnswer(answer, { fetched: true }),
+    route,
+    answer.setCookies,
+  );
   if (result.type === "redirect") return result.response;
   if (result.type !== "render") throw new Response(null, { status: 502 });
   return data(

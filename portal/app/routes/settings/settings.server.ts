@@ -51,7 +51,11 @@ export async function loadSettings(args: SettingsArgs) {
       frontend.createBrowserSettingsFlowRaw({ returnTo: query.get("return_to") ?? undefined }),
     );
     const route = settingsRoute(args, "create");
-    const result = followOutcome(classifyIdentityAnswer(answer), route, answer.setCookies);
+    const result = followOutcome(
+      classifyIdentityAnswer(answer, { fetched: true }),
+      route,
+      answer.setCookies,
+    );
     if (result.type === "redirect") return result.response;
     if (result.type !== "render") throw new Response(null, { status: 502 });
     const extra: Record<string, string> = { flow: result.flow.id };
@@ -62,7 +66,7 @@ export async function loadSettings(args: SettingsArgs) {
 
   const answer = await readIdentityAnswer(() => frontend.getSettingsFlowRaw({ id: flowId }));
   const result = followOutcome(
-    classifyIdentityAnswer(answer),
+    classifyIdentityAnswer(answer, { fetched: true }),
     settingsRoute(args, "fetch"),
     answer.setCookies,
   );
@@ -111,7 +115,7 @@ export async function submitSettings(args: SettingsArgs) {
     // The e-mail is shown but not editable here: the identity's own traits are sent, with the
     // posted ones laid over them (an emptied phone number is removed, not sent empty).
     const current = await readIdentityAnswer(() => frontend.getSettingsFlowRaw({ id: flowId }));
-    const outcome = classifyIdentityAnswer(current);
+    const outcome = classifyIdentityAnswer(current, { fetched: true });
     if (outcome.kind !== "flow") {
       const result = followOutcome(outcome, settingsRoute(args, "submit"), current.setCookies);
       if (result.type === "redirect") return result.response;

@@ -46,7 +46,11 @@ export async function loadVerification(args: VerificationArgs) {
       return redirectWithCookies(`/${args.locale}`, answer.setCookies);
     }
     const route = verificationRoute(args, "create");
-    const result = followOutcome(classifyIdentityAnswer(answer), route, answer.setCookies);
+    const result = followOutcome(
+      classifyIdentityAnswer(answer, { fetched: true }),
+      route,
+      answer.setCookies,
+    );
     if (result.type === "redirect") return result.response;
     if (result.type !== "render") throw new Response(null, { status: 502 });
     const extra: Record<string, string> = { flow: result.flow.id };
@@ -60,7 +64,11 @@ export async function loadVerification(args: VerificationArgs) {
     readIdentityResponse(() => frontend.toSessionRaw({})),
   ]);
   const route = verificationRoute(args, "fetch");
-  const result = followOutcome(classifyIdentityAnswer(answer), route, answer.setCookies);
+  const result = followOutcome(
+    classifyIdentityAnswer(answer, { fetched: true }),
+    route,
+    answer.setCookies,
+  );
   if (result.type === "redirect") return result.response;
   if (result.type !== "render") throw new Response(null, { status: 502 });
   const channel = query.get("channel");
