@@ -161,6 +161,8 @@ export async function startOAuth2Service(
       db,
       now,
       async validateMetadata(metadata) {
+        // The provider refuses scopes it was not built with; learn them before it validates.
+        providerHolder.learnScopes((metadata.scope ?? "").split(" "));
         try {
           await providerHolder.current.Client.validate(metadata);
         } catch (error) {

@@ -41,6 +41,8 @@ export function providerMetadata(client: HydraClient, secretHashes: string[]): C
     const ms = value === null ? undefined : parseDuration(value);
     if (ms !== undefined && ms > 0) lifespans[field] = Math.max(1, Math.round(ms / 1000));
   }
+  const grantTypes = effectiveGrantTypes(client);
+  const usesBrowser = grantTypes.includes("authorization_code") || grantTypes.includes("implicit");
   const needsSecret = secretAuthMethods.has(client.token_endpoint_auth_method);
   const standIn = createHash("sha256")
     .update(`oauth2-client-secret-stand-in:${client.client_id}:${secretHashes.join(",")}`)
@@ -52,8 +54,9 @@ export function providerMetadata(client: HydraClient, secretHashes: string[]): C
     ...(client.client_name ? { client_name: client.client_name } : {}),
     redirect_uris: client.redirect_uris,
     post_logout_redirect_uris: client.post_logout_redirect_uris ?? [],
-    grant_types: effectiveGrantTypes(client),
-    response_types: effectiveResponseTypes(client),
+    grant_types: grantTypes,
+    // A client without a browser grant has no response types (oidc-provider then needs no redirect URI).
+    response_types: usesBrowser ? effectiveResponseTypes(client) : [],
     scope: client.scope,
     token_endpoint_auth_method: client.token_endpoint_auth_method,
     ...(client.token_endpoint_auth_signing_alg

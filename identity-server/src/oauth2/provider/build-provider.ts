@@ -13,6 +13,7 @@ import {
   releasableClaims,
   rememberedGrant,
 } from "./consent-claims.ts";
+import { authorizationScopeCheck, registerClientCredentialsGrant } from "./client-scope-check.ts";
 import { hydraInteractionPolicy } from "./interaction-policy.ts";
 import { registerJwtBearerGrant } from "./jwt-bearer-grant.ts";
 import { loginSessionRecorder, sessionTtl } from "./login-session-recorder.ts";
@@ -136,7 +137,8 @@ export function buildProvider(deps: ProviderDeps, scopes: Iterable<string>): Pro
           }
         }
       },
-      [injectedConsentMarker]: null,
+      // Registered anyway; its validator runs for every request and checks the scopes.
+      [injectedConsentMarker]: (ctx) => authorizationScopeCheck(ctx),
     },
     clientBasedCORS: (_ctx, origin, client) =>
       ((client as typeof client & ClientExtras).allowed_cors_origins ?? []).includes(origin),
@@ -171,6 +173,7 @@ export function buildProvider(deps: ProviderDeps, scopes: Iterable<string>): Pro
   // Behind a TLS-terminating proxy the issuer is https while the listener speaks http.
   provider.proxy = deps.issuer.startsWith("https:");
   applyProviderOverrides(provider);
+  registerClientCredentialsGrant(provider);
   registerJwtBearerGrant(provider, { db, now, tokenUrl: `${deps.issuer}${routes.token}` });
 
   provider.use(notFoundAsJson);

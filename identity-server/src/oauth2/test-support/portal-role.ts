@@ -140,3 +140,67 @@ export async function introspect(
     throw new Error(`introspection failed: ${JSON.stringify(response.body)}`);
   return response.body as Record<string, unknown>;
 }
+
+export interface SignInOptions {
+  scope?: string;
+  subject?: string;
+  usePkce?: boolean;
+  login?: Record<string, unknown>;
+  consent?: Record<string, unknown>;
+  extra?: Record<string, string>;
+}
+
+export interface SignedIn {
+  tokens: oidc.TokenEndpointResponse & oidc.TokenEndpointResponseHelpers;
+  run: AuthorizationRun;
+}
+
+/** A whole sign-in: authorization request, both UIs accepted, code exchanged for tokens. */
+export async function signIn(
+  service: OAuth2TestService,
+  browser: Browser,
+  rp: oidc.Configuration,
+  options: SignInOptions = {},
+): Promise<SignedIn> {
+  const scope = options.scope ?? "openid offline_access";
+  const pair = options.usePkce === false ? undefined : await pkce();
+  const state = oidc.randomState();
+  const url = oidc.buildAuthorizationUrl(rp, {
+    redirect_uri: redirectUri,
+    scope,
+    state,
+    ...(pair ? { code_challenge: pair.challenge, code_challenge_method: "S256" } : {}),
+    ...options.extra,
+  });
+  const run = await authorize(
+    service,
+    browser,
+    url,
+    { subject: options.subject ?? "user-1", remember: true, ...options.login },
+    { grant_scope: scope.split(" "), ...options.consent },
+  );
+  const tokens = await oidc.authorizationCodeGrant(rp, run.callback, {
+    expectedState: state,
+    ...(pair ? { pkceCodeVerifier: pair.verifier } : {}),
+  });
+  return { tokens, run };
+}
+
+/** A raw token endpoint call (for the error answers openid-client would throw on). */
+export async function tokenRequest(
+  service: OAuth2TestService,
+  form: Record<string, string>,
+  basic?: { id: string; secret: string },
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const headers: Record<string, string> = { "content-type": "application/x-www-form-urlencoded" };
+  if (basic) {
+    const credentials = `${encodeURIComponent(basic.id)}:${encodeURIComponent(basic.secret)}`;
+    headers.authorization = `Basic ${Buffer.from(credentials).toString("base64")}`;
+  }
+  const response = await fetch(`${service.issuer}/oauth2/token`, {
+    method: "POST",
+    headers,
+    body: new URLSearchParams(form).toString(),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
