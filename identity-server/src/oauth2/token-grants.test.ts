@@ -125,14 +125,30 @@ describe("redirect URIs", () => {
 });
 
 describe("requested scopes", () => {
-  it("must all be registered with the client, known to the server or not", async () => {
-    for (const scope of ["openid email", "openid never-heard-of"]) {
-      const url = oidc.buildAuthorizationUrl(rp, { redirect_uri: redirectUri, scope, state: "s" });
-      const { location } = await firstRedirect(url);
-      const callback = new URL(location ?? "");
-      expect(`${callback.origin}${callback.pathname}`).toBe(redirectUri);
-      expect(callback.searchParams.get("error")).toBe("invalid_scope");
-    }
+  it("must be registered with the client", async () => {
+    const url = oidc.buildAuthorizationUrl(rp, {
+      redirect_uri: redirectUri,
+      scope: "openid email",
+      state: "s",
+    });
+    const { location } = await firstRedirect(url);
+    const callback = new URL(location ?? "");
+    expect(`${callback.origin}${callback.pathname}`).toBe(redirectUri);
+    expect(callback.searchParams.get("error")).toBe("invalid_scope");
+  });
+
+  it("that no client has are dropped (a difference from Hydra, which refuses them)", async () => {
+    const browser = service.browser();
+    const url = oidc.buildAuthorizationUrl(rp, {
+      redirect_uri: redirectUri,
+      scope: "openid never-heard-of",
+    });
+    const challenge = await visitUntilChallenge(browser, url.href, "login");
+    const request = await service.admin(
+      "GET",
+      `/admin/oauth2/auth/requests/login?login_challenge=${challenge}`,
+    );
+    expect(request.body).toMatchObject({ requested_scope: ["openid"] });
   });
 });
 
@@ -355,10 +371,8 @@ describe("client_credentials", () => {
       { id: confidential.client_id, secret: confidential.client_secret ?? "" },
     );
     expect(answer.status).toBe(400);
-    expect(answer.body).toMatchObject({
-      error: expect.any(String),
-      error_description: expect.any(String),
-    });
+    expect(answer.body.error).toBe("unauthorized_client");
+    expect(answer.body.error_description).toBeTypeOf("string");
   });
 });
 
@@ -370,6 +384,7 @@ describe("token endpoint errors", () => {
       { id: confidential.client_id, secret: confidential.client_secret ?? "" },
     );
     expect(answer.status).toBe(400);
-    expect(answer.body).toEqual({ error: "invalid_grant", error_description: expect.any(String) });
+    expect(Object.keys(answer.body).sort()).toEqual(["error", "error_description"]);
+    expect(answer.body.error).toBe("invalid_grant");
   });
 });

@@ -13,7 +13,7 @@ import {
   releasableClaims,
   rememberedGrant,
 } from "./consent-claims.ts";
-import { authorizationScopeCheck, registerClientCredentialsGrant } from "./client-scope-check.ts";
+import { registerClientCredentialsGrant } from "./client-credentials-grant.ts";
 import { hydraInteractionPolicy } from "./interaction-policy.ts";
 import { registerJwtBearerGrant } from "./jwt-bearer-grant.ts";
 import { loginSessionRecorder, sessionTtl } from "./login-session-recorder.ts";
@@ -26,6 +26,7 @@ import {
 } from "./logout-handling.ts";
 import { injectedConsentMarker, offlineAccessPrompt } from "./offline-access-prompt.ts";
 import { applyProviderOverrides } from "./provider-overrides.ts";
+import { tokenErrorCodes } from "./token-error-codes.ts";
 import { tokenLifespans } from "./token-lifespans.ts";
 
 export interface ProviderDeps {
@@ -137,8 +138,7 @@ export function buildProvider(deps: ProviderDeps, scopes: Iterable<string>): Pro
           }
         }
       },
-      // Registered anyway; its validator runs for every request and checks the scopes.
-      [injectedConsentMarker]: (ctx) => authorizationScopeCheck(ctx),
+      [injectedConsentMarker]: null,
     },
     clientBasedCORS: (_ctx, origin, client) =>
       ((client as typeof client & ClientExtras).allowed_cors_origins ?? []).includes(origin),
@@ -177,6 +177,7 @@ export function buildProvider(deps: ProviderDeps, scopes: Iterable<string>): Pro
   registerJwtBearerGrant(provider, { db, now, tokenUrl: `${deps.issuer}${routes.token}` });
 
   provider.use(notFoundAsJson);
+  provider.use(tokenErrorCodes(routes.token));
   provider.use(offlineAccessPrompt(authorizationPath));
   provider.use(loginSessionRecorder(db, config.lifespans));
   provider.use(logoutVerifier({ ...deps }));

@@ -1,10 +1,10 @@
 import { errors, type KoaContextWithOIDC } from "oidc-provider";
 import type Provider from "oidc-provider";
 
-// oidc-provider only checks requested scopes it knows (its configured list) against the client's
-// `scope`; a scope it has never heard of slips through, and client_credentials would even put it
-// into the token. Hydra refuses any scope the client is not registered with; so do we, at the
-// authorization endpoint and in the client_credentials grant.
+// oidc-provider checks requested scopes against the client's `scope` only when it knows them (its
+// configured list); at the token endpoint an unknown scope would slip into a client_credentials
+// token. Hydra refuses any scope the client is not registered with, so this grant does too.
+// (At the authorization endpoint oidc-provider drops unknown scopes instead.)
 
 function scopesOf(value: unknown): string[] {
   return typeof value === "string" ? value.split(" ").filter((scope) => scope !== "") : [];
@@ -20,11 +20,6 @@ function assertClientMayRequest(clientScope: string | undefined, requested: stri
       );
     }
   }
-}
-
-/** An extra-parameter validator (they run for every authorization request, after the client checks). */
-export function authorizationScopeCheck(ctx: KoaContextWithOIDC): void {
-  assertClientMayRequest(ctx.oidc.client?.scope, scopesOf(ctx.oidc.params?.scope));
 }
 
 /** Replaces oidc-provider's client_credentials handler with one that checks every scope. */
