@@ -21,7 +21,9 @@ export interface JwtBearerDeps {
   tokenUrl: string;
 }
 
-const invalidGrant = (description: string) => new errors.InvalidGrant(description);
+/** invalid_grant with a description saying why (oidc-provider's own is a fixed sentence). */
+const invalidGrant = (description: string) =>
+  Object.assign(new errors.InvalidGrant(description), { error_description: description });
 
 function untrustedClaims(assertion: string): { kid: string; claims: JWTPayload } {
   try {
