@@ -1,0 +1,164 @@
+import * as oidc from "openid-client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  startOAuth2TestService,
+  type OAuth2TestService,
+} from "./test-support/oauth2-test-service.ts";
+import {
+  challengeIn,
+  introspect,
+  redirectUri,
+  registerClient,
+  relyingParty,
+  signIn,
+  visitUntilChallenge,
+  type RegisteredClient,
+} from "./test-support/portal-role.ts";
+
+const postLogoutUri = "http://127.0.0.1:5555/signed-out";
+const logoutPath = "/admin/oauth2/auth/requests/logout";
+
+let service: OAuth2TestService;
+let client: RegisteredClient;
+let rp: oidc.Configuration;
+
+beforeAll(async () => {
+  service = await startOAuth2TestService({
+    IDENTITY_OAUTH2_POST_LOGOUT_REDIRECT_URL: "http://127.0.0.1:5555/after-logout",
+  });
+  client = await registerClient(service, {
+    redirect_uris: [redirectUri],
+    post_logout_redirect_uris: [postLogoutUri],
+    grant_types: ["authorization_code", "refresh_token"],
+    scope: "openid offline_access",
+  });
+  rp = await relyingParty(service, client);
+});
+
+afterAll(() => service.stop());
+
+describe("RP-initiated logout through the logout UI", () => {
+  it("redirects to the logout UI, and accepting ends the login session", async () => {
+    const browser = service.browser();
+    const { tokens } = await signIn(service, browser, rp, {
+      subject: "user-out",
+      login: { remember: true, identity_provider_session_id: "kratos-session-out" },
+    });
+    const endSession = oidc.buildEndSessionUrl(rp, {
+      id_token_hint: tokens.id_token ?? "",
+      post_logout_redirect_uri: postLogoutUri,
+      state: "bye",
+    });
+
+    const toUi = await browser.follow(endSession.href);
+    expect(toUi.status).toBe(303);
+    const uiUrl = new URL(toUi.location ?? "");
+    expect(`${uiUrl.origin}${uiUrl.pathname}`).toBe("http://localhost:3000/logout");
+    const challenge = challengeIn(toUi.location, "logout");
+
+    const request = await service.admin("GET", `${logoutPath}?logout_challenge=${challenge}`);
+    expect(request.status).toBe(200);
+    expect(request.body).toMatchObject({
+      challenge,
+      subject: "user-out",
+      sid: tokens.claims()?.sid,
+      rp_initiated: true,
+      client: { client_id: client.client_id },
+    });
+    expect((request.body as { request_url: string }).request_url).toContain(
+      `${service.issuer}/oauth2/sessions/logout?`,
+    );
+
+    const accepted = await service.admin(
+      "PUT",
+      `${logoutPath}/accept?logout_challenge=${challenge}`,
+    );
+    expect(accepted.status).toBe(200);
+    const redirectTo = (accepted.body as { redirect_to: string }).redirect_to;
+    expect(redirectTo).toMatch(`${service.issuer}/oauth2/sessions/logout?logout_verifier=`);
+
+    // The verifier page posts the session's xsrf secret to oidc-provider's confirmation.
+    const page = await browser.get(redirectTo);
+    expect(page.status).toBe(200);
+    const done = await browser.submitForm(page);
+    expect(done.status).toBe(303);
+    const back = new URL(done.location ?? "");
+    expect(`${back.origin}${back.pathname}`).toBe(postLogoutUri);
+    expect(back.searchParams.get("state")).toBe("bye");
+
+    // The login session and the identity provider's session are gone; tokens live on (Hydra).
+    expect(service.endedIdentityProviderSessions).toContain("kratos-session-out");
+    const loginChallenge = await visitUntilChallenge(
+      browser,
+      oidc.buildAuthorizationUrl(rp, { redirect_uri: redirectUri, scope: "openid" }).href,
+      "login",
+    );
+    const login = await service.admin(
+      "GET",
+      `/admin/oauth2/auth/requests/login?login_challenge=${loginChallenge}`,
+    );
+    expect(login.body).toMatchObject({ skip: false, subject: "" });
+    expect(await introspect(service, tokens.access_token)).toMatchObject({ active: true });
+
+    // The challenge and the verifier are spent.
+    const used = await service.admin("GET", `${logoutPath}?logout_challenge=${challenge}`);
+    expect(used.status).toBe(410);
+    const again = await browser.get(redirectTo);
+    expect(again.status).toBe(400);
+    expect(again.text).toContain("logout verifier");
+  });
+
+  it("can be rejected; the request is then forgotten", async () => {
+    const browser = service.browser();
+    const { tokens } = await signIn(service, browser, rp, { subject: "user-stays" });
+    const endSession = oidc.buildEndSessionUrl(rp, { id_token_hint: tokens.id_token ?? "" });
+    const challenge = challengeIn((await browser.follow(endSession.href)).location, "logout");
+
+    const rejected = await service.admin(
+      "PUT",
+      `${logoutPath}/reject?logout_challenge=${challenge}`,
+    );
+    expect(rejected.status).toBe(204);
+    expect((await service.admin("GET", `${logoutPath}?logout_challenge=${challenge}`)).status).toBe(
+      404,
+    );
+    // Still signed in: the next login request is skipped.
+    const loginChallenge = await visitUntilChallenge(
+      browser,
+      oidc.buildAuthorizationUrl(rp, { redirect_uri: redirectUri, scope: "openid" }).href,
+      "login",
+    );
+    const login = await service.admin(
+      "GET",
+      `/admin/oauth2/auth/requests/login?login_challenge=${loginChallenge}`,
+    );
+    expect(login.body).toMatchObject({ skip: true, subject: "user-stays" });
+  });
+
+  it("refuses post-logout URIs the client did not register", async () => {
+    const browser = service.browser();
+    const { tokens } = await signIn(service, browser, rp, { subject: "user-x" });
+    const endSession = oidc.buildEndSessionUrl(rp, {
+      id_token_hint: tokens.id_token ?? "",
+      post_logout_redirect_uri: "http://127.0.0.1:5555/elsewhere",
+    });
+    const answer = await browser.get(endSession.href);
+    expect(answer.status).toBe(400);
+    expect(answer.location).toBeUndefined();
+  });
+
+  it("without a session ends at the configured post-logout URL", async () => {
+    const browser = service.browser();
+    const page = await browser.get(`${service.issuer}/oauth2/sessions/logout`);
+    const done = await browser.submitForm(page);
+    const success = await browser.follow(done.location ?? "");
+    expect(success.location).toBe("http://127.0.0.1:5555/after-logout");
+  });
+
+  it("answers 404 for unknown logout challenges", async () => {
+    expect((await service.admin("GET", `${logoutPath}?logout_challenge=nope`)).status).toBe(404);
+    expect((await service.admin("PUT", `${logoutPath}/accept?logout_challenge=nope`)).status).toBe(
+      404,
+    );
+  });
+});
