@@ -21,6 +21,13 @@ export function findInput(nodes: readonly UiNode[], name: string): UiNode | unde
   return nodes.find((node) => nodeName(node) === name);
 }
 
+/** The string value of the named input (e.g. the CSRF token a form of the portal's own needs). */
+export function inputValue(nodes: readonly UiNode[], name: string): string | undefined {
+  const node = findInput(nodes, name);
+  const value: unknown = node && isInputNode(node) ? node.attributes.value : undefined;
+  return typeof value === "string" ? value : undefined;
+}
+
 /**
  * Puts the portal's own nodes right after the node they belong with (e.g. confirm-e-mail after
  * the e-mail field) and keeps submit buttons last, as users expect of a form.
