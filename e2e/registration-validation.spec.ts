@@ -93,7 +93,7 @@ for (const javaScriptEnabled of [true, false]) {
       const common = "Nick1234-rem936";
       await fill(page, { email, confirmEmail: email, password: common, confirmPassword: common });
       await page.getByRole("button", { name: "Sign up" }).click();
-      await expect(page.getByText(/data breach/)).toBeVisible();
+      await expectFieldError(page, "Password", "appeared in a data breach");
     });
   });
 }

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { demoUrl } from "./playwright.config.ts";
-import { createPerson, strongPassword, uniqueEmail } from "./support.ts";
+import { createPerson, latestCode, strongPassword, uniqueEmail } from "./support.ts";
 
 async function signUp(page: Page, email: string, password = strongPassword): Promise<void> {
   await page.goto("/en/registration");
@@ -32,6 +32,15 @@ for (const javaScriptEnabled of [true, false]) {
     test("sign up, land on agency selection, sign out, sign in again", async ({ page }) => {
       const email = uniqueEmail(javaScriptEnabled ? "signup-js" : "signup-nojs");
       await signUp(page, email);
+      // A new account proves its e-mail address first, then goes on to the agency product.
+      await expect(
+        page.getByRole("heading", { level: 1, name: "Verify your account" }),
+      ).toBeVisible();
+      await page
+        .getByLabel("Verification code")
+        .fill(await latestCode(email, "verification_code_valid"));
+      await page.getByRole("button", { name: "Continue" }).click();
+      await page.getByRole("link", { name: "Continue" }).click();
       await expectAgencySelection(page, email);
 
       await page.getByRole("link", { name: "Sign out" }).click();

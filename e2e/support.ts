@@ -9,13 +9,17 @@ export function uniqueEmail(prefix: string): string {
 }
 
 /** Creates a person with a password directly through the identity service's admin API. */
-export async function createPerson(email: string, password = strongPassword): Promise<string> {
+export async function createPerson(
+  email: string,
+  password = strongPassword,
+  moreTraits: Record<string, string> = {},
+): Promise<string> {
   const response = await fetch(`${identityAdminUrl}/admin/identities`, {
     method: "POST",
     headers: { "content-type": "application/json", accept: "application/json" },
     body: JSON.stringify({
       schema_id: "default",
-      traits: { email },
+      traits: { email, ...moreTraits },
       credentials: { password: { config: { password } } },
     }),
   });
