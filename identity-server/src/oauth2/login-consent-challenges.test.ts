@@ -327,7 +327,11 @@ describe("remembered consent", () => {
       rememberLogin: false,
       rememberConsent: true,
     });
-    for (const params of [{ scope: "openid profile email" }, { prompt: "consent" }]) {
+    const variants: Record<string, string>[] = [
+      { scope: "openid profile email" },
+      { prompt: "consent" },
+    ];
+    for (const params of variants) {
       const browser = service.browser();
       const url = await authorizationUrl(params);
       const loginChallenge = await visitUntilChallenge(browser, url.href, "login");
@@ -511,7 +515,7 @@ describe("login sessions", () => {
       subject: "user-l2",
       login: { remember: true, identity_provider_session_id: "kratos-session-l2" },
     });
-    const sid = String(tokens.claims()?.sid);
+    const sid = tokens.claims()?.sid as string;
     const revoked = await service.admin("DELETE", `/admin/oauth2/auth/sessions/login?sid=${sid}`);
     expect(revoked.status).toBe(204);
     expect(service.endedIdentityProviderSessions).toContain("kratos-session-l2");

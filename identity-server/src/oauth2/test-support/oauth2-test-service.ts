@@ -41,6 +41,22 @@ export interface OAuth2TestService {
   stop(): Promise<void>;
 }
 
+/**
+ * fetch keeps idle connections to the old listener; the first request after a restart on the
+ * same port could pick one the old server already closed. Asking the closed port until it
+ * refuses outright empties that pool.
+ */
+async function forgetPooledConnections(origin: string): Promise<void> {
+  for (let attempt = 0; attempt < 10; attempt++) {
+    try {
+      await fetch(`${origin}/health/alive`);
+    } catch (error) {
+      const code = ((error as Error).cause as { code?: string } | undefined)?.code;
+      if (code === "ECONNREFUSED") return;
+    }
+  }
+}
+
 export async function startOAuth2TestService(
   env: Record<string, string> = {},
   reuse?: { dataDir: string; port: number; clockOffset: number },
@@ -111,6 +127,7 @@ export async function startOAuth2TestService(
     },
     async restart() {
       await close();
+      await forgetPooledConnections(service.issuer);
       const port = Number(new URL(service.publicUrl).port);
       return startOAuth2TestService(env, { dataDir, port, clockOffset: offset });
     },
