@@ -1,4 +1,5 @@
 import { Configuration, FrontendApi, IdentityApi } from "@ory/client-fetch";
+import { SelfServiceApi } from "./self-service-api.ts";
 
 export interface IdentityClientOptions {
   /** Base URL of the identity service's API, e.g. `http://127.0.0.1:4433`. */
@@ -12,6 +13,8 @@ export interface IdentityClientOptions {
 export interface IdentityClient {
   frontend: FrontendApi;
   identity: IdentityApi;
+  /** Flow submissions with the identity service's additions to Kratos' bodies. */
+  selfService: SelfServiceApi;
 }
 
 /**
@@ -29,5 +32,6 @@ export function createIdentityClient(options: IdentityClientOptions): IdentityCl
   return {
     frontend: new FrontendApi(configuration),
     identity: new IdentityApi(configuration),
+    selfService: new SelfServiceApi(configuration),
   };
 }

@@ -1,6 +1,13 @@
 export { createIdentityClient } from "./identity-client.ts";
 export type { IdentityClient, IdentityClientOptions } from "./identity-client.ts";
 export type { ApiResponse } from "@ory/client-fetch";
+export { SelfServiceApi } from "./self-service-api.ts";
+export type {
+  CodeMfaSettingsBody,
+  PortalLoginBody,
+  PortalSettingsBody,
+  UntrustDeviceSettingsBody,
+} from "./self-service-api.ts";
 export { readIdentityAnswer, readIdentityResponse } from "./identity-response.ts";
 export type { IdentityAnswer, IdentityResponse } from "./identity-response.ts";
 export {
@@ -21,6 +28,7 @@ export type {
   RecoveryFlow,
   RegistrationFlow,
   Session,
+  SessionDevice,
   SettingsFlow,
   SuccessfulNativeLogin,
   SuccessfulNativeRegistration,

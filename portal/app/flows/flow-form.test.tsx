@@ -1,8 +1,11 @@
 import { LoginFlowFromJSON, RegistrationFlowFromJSON, UiNodeFromJSON } from "@portal/client";
 import type { UiContainer, UiNode } from "@portal/client";
-import { screen, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { useActionData, useLoaderData } from "react-router";
 import { describe, expect, it } from "vitest";
 import { renderInPortal } from "../../test/render.tsx";
+import { renderRoute } from "../../test/route-stub.tsx";
 import { vendorJson } from "../../test/vendor-flows.ts";
 import { FlowForm } from "./flow-form.tsx";
 import { FlowMessages } from "./flow-messages.tsx";
@@ -81,6 +84,44 @@ describe("the login form from real flow JSON", () => {
       screen.getByRole("button", { name: "Iniciar sesión con contraseña" }),
     ).toBeInTheDocument();
     expect(screen.getByRole("alert")).toHaveTextContent("Las credenciales no son válidas.");
+  });
+});
+
+describe("a flow rendered again after a failed submission", () => {
+  /** Any screen: the flow from its loader, replaced by the one its action answers. */
+  function FlowScreen() {
+    const loaded = useLoaderData<UiContainer>();
+    const answered = useActionData<UiContainer | undefined>();
+    const ui = answered ?? loaded;
+    return (
+      <>
+        <FlowMessages messages={ui.messages} />
+        <FlowForm flowId="f1" nodes={ui.nodes} />
+      </>
+    );
+  }
+
+  it("empties the password the user typed, as the server's answer does", async () => {
+    const user = userEvent.setup();
+    const initial = LoginFlowFromJSON(vendorJson("elements.login.1fa.password.initial.json"));
+    const failed = LoginFlowFromJSON(
+      vendorJson("elements.login.1fa.password.wrong-credentials.json"),
+    );
+    renderRoute({
+      path: "/:lang/login",
+      url: "/en/login?flow=f1",
+      Component: FlowScreen,
+      loader: () => initial.ui,
+      action: () => failed.ui,
+    });
+
+    await user.type(await screen.findByLabelText("E-Mail"), "jane@example.gov");
+    await user.type(screen.getByLabelText("Password"), "wrong-password");
+    expect(screen.getByLabelText("Password")).toHaveValue("wrong-password");
+    await user.click(screen.getByRole("button", { name: "Sign in with password" }));
+
+    expect(await screen.findByRole("alert")).toHaveTextContent(/credentials are invalid/);
+    await waitFor(() => expect(screen.getByLabelText("Password")).toHaveValue(""));
   });
 });
 

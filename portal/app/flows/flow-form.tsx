@@ -1,6 +1,6 @@
 import type { UiNode } from "@portal/client";
 import type { FormEvent, ReactNode, Ref } from "react";
-import { Form, useNavigation } from "react-router";
+import { Form, useLocation, useNavigation } from "react-router";
 import { ErrorSummary } from "./error-summary.tsx";
 import { FlowNode, nodeKey } from "./flow-node.tsx";
 import { isSubmitNode } from "./node-guards.ts";
@@ -31,8 +31,10 @@ export function FlowForm({
   showErrorSummary?: boolean;
 }) {
   const navigation = useNavigation();
+  // Every answer of a loader or action arrives with a new location (same URL, new key).
+  const { key: renderKey } = useLocation();
   const submitting = navigation.state === "submitting";
-  const nodeOptions = { ...options, submitting };
+  const nodeOptions = { ...options, submitting, renderKey };
   const firstSubmit = nodes.findIndex(isSubmitNode);
   return (
     <>

@@ -58,6 +58,8 @@ export function NodeField(props: { node: NodeWith<InputAttributes>; options: Nod
       </label>
       <div className="relative">
         <input
+          // A new render of the flow empties a password field (see NodeRenderOptions.renderKey).
+          key={isPassword ? options.renderKey : undefined}
           id={id}
           name={attributes.name}
           type={isPassword && revealed ? "text" : declaredType}

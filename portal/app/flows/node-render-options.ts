@@ -20,6 +20,12 @@ export interface NodeRenderOptions {
   fields?: Readonly<Record<string, FieldState>>;
   onFieldInput?: (name: string, input: HTMLInputElement) => void;
   onFieldBlur?: (name: string, input: HTMLInputElement) => void;
+  /**
+   * Changes with every page render the server answered (each navigation, each submission's
+   * result). Password inputs are keyed by it: the identity service never sends a password
+   * back, so after a failed submission the field must be empty, as it is without JavaScript.
+   */
+  renderKey?: string;
   /** While a submission is in flight: buttons are disabled so it cannot be sent twice. */
   submitting?: boolean;
   /** Submit buttons (by name) that are a side way, not the form's main action (e.g. resend). */

@@ -51,4 +51,20 @@ describe("forwardedHeaders", () => {
       "Accept-Language",
     );
   });
+
+  it("passes on the browser's fingerprint from the header or the cookie, if it looks like one", () => {
+    const fromHeader = new Request("http://localhost/en/login", {
+      headers: { "x-session-entropy": "fp-abc123", cookie: "x-session-entropy=other" },
+    });
+    const fromCookie = new Request("http://localhost/en/login", {
+      headers: { cookie: "a=1; x-session-entropy=fp-cookie" },
+    });
+    const garbled = new Request("http://localhost/en/login", {
+      headers: { "x-session-entropy": "<script>" },
+    });
+    const context = new RouterContextProvider();
+    expect(forwardedHeaders(fromHeader, context)["x-session-entropy"]).toBe("fp-abc123");
+    expect(forwardedHeaders(fromCookie, context)["x-session-entropy"]).toBe("fp-cookie");
+    expect(forwardedHeaders(garbled, context)).not.toHaveProperty("x-session-entropy");
+  });
 });

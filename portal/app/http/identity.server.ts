@@ -4,12 +4,14 @@ import type { RouterContextProvider } from "react-router";
 import { getConfig } from "../config.server.ts";
 import type { Locale } from "../i18n/locales.ts";
 import { requestInfoContext } from "./request-context.ts";
+import { sessionEntropy, sessionEntropyName } from "./session-entropy.server.ts";
 
 const correlationIdPattern = /^[\w.:-]{1,128}$/;
 
 /**
  * Headers a loader or action forwards to the identity service so that it sees the browser:
  * its cookies (CSRF + session), its User-Agent and address, and the request's correlation id.
+ * The browser's fingerprint goes as x-session-entropy (trusted devices are bound to it).
  * The page's locale goes as Accept-Language: the courier writes recovery and verification
  * messages in the language of the request that created the flow.
  */
@@ -27,6 +29,8 @@ export function forwardedHeaders(
   const userAgent = request.headers.get("user-agent");
   if (userAgent) headers["User-Agent"] = userAgent;
   if (info.forwardedFor) headers["X-Forwarded-For"] = info.forwardedFor;
+  const entropy = sessionEntropy(request);
+  if (entropy) headers[sessionEntropyName] = entropy;
   if (locale) headers["Accept-Language"] = locale;
   return headers;
 }
