@@ -28,6 +28,8 @@ import { loadOrCreateSecret } from "./secret.ts";
 import { registerSessionsRoutes } from "./session/sessions-routes.ts";
 import { registerWhoamiRoute } from "./session/whoami.ts";
 import { openDatabase } from "./store/database.ts";
+import type { RunningOAuth2Service } from "./oauth2/oauth2-service.ts";
+import { startOAuth2WithIdentityServer } from "./oauth2/start-with-identity-server.ts";
 
 export interface RunningIdentityServer {
   publicUrl: string;
@@ -36,6 +38,8 @@ export interface RunningIdentityServer {
   mailboxUrl: string | undefined;
   /** The outbox and its dispatcher (tests drive deliveries and await their events). */
   courier: Courier;
+  /** The Hydra-compatible OAuth2 service (src/oauth2), unless IDENTITY_OAUTH2_ENABLED=false. */
+  oauth2: RunningOAuth2Service | undefined;
   close(): Promise<void>;
 }
 
@@ -113,7 +117,9 @@ export async function startIdentityServer(
     ? createMailboxServer(db, logger.child({ listener: "mailbox" }))
     : undefined;
 
+  let oauth2: RunningOAuth2Service | undefined;
   const closeAll = async () => {
+    await oauth2?.close();
     await courier.stop();
     await publicApp.close();
     await adminApp.close();
@@ -125,6 +131,7 @@ export async function startIdentityServer(
     await adminApp.listen({ host: "127.0.0.1", port: config.adminPort });
     await mailboxApp?.listen({ host: "127.0.0.1", port: config.mailbox.port });
     if (options.courierAutoDispatch !== false) await courier.start();
+    oauth2 = await startOAuth2WithIdentityServer(config, { db, secret, logger, now });
   } catch (error) {
     await closeAll();
     throw error;
@@ -135,6 +142,7 @@ export async function startIdentityServer(
     adminUrl: urlOf(adminApp),
     mailboxUrl: mailboxApp ? urlOf(mailboxApp) : undefined,
     courier,
+    oauth2,
     close: closeAll,
   };
 }

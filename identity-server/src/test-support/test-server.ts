@@ -62,6 +62,8 @@ export async function startTestServer(
     IDENTITY_DATA_DIR: dir,
     IDENTITY_LOG_LEVEL: "silent",
     IDENTITY_MAILBOX_PORT: "0",
+    IDENTITY_OAUTH2_PUBLIC_PORT: "0",
+    IDENTITY_OAUTH2_ADMIN_PORT: "0",
     ...env,
   });
   // Whole seconds, so TOTP steps and second-rounded timestamps line up exactly in tests.
