@@ -278,3 +278,106 @@ describe("the login action", () => {
     );
   });
 });
+
+describe("the second-factor submissions", () => {
+  const success = {
+    status: 200,
+    body: {
+      session: { id: "s1", aal: "aal2" },
+      continue_with: [
+        { action: "redirect_browser_to", redirect_browser_to: "http://localhost:3000/" },
+      ],
+    },
+    setCookies: [
+      "ory_kratos_session=s2; Path=/; HttpOnly; SameSite=Lax",
+      "ory_trusted_device=t1; Path=/; Max-Age=2592000; HttpOnly; SameSite=Lax",
+    ],
+  };
+  const aal2 = "/en/login?flow=f2&aal=aal2";
+
+  it("sends the authenticator code with trust_device and relays the trusted-device cookie", async () => {
+    const { calls } = stubIdentity({ "POST /self-service/login": success });
+
+    const response = await submitLogin(
+      postForm(aal2, {
+        csrf_token: "token",
+        trust_device: "true",
+        totp_code: " 123456 ",
+        method: "totp",
+      }),
+    );
+
+    expect(calls[0]?.body).toEqual({
+      method: "totp",
+      totp_code: "123456",
+      csrf_token: "token",
+      trust_device: true,
+    });
+    expect(response instanceof Response && response.headers.get("location")).toBe("/");
+    if (!(response instanceof Response)) return;
+    expect(response.headers.getSetCookie()).toEqual(success.setCookies);
+  });
+
+  it("sends a backup code without trust_device when the box is not ticked", async () => {
+    const { calls } = stubIdentity({ "POST /self-service/login": success });
+
+    await submitLogin(
+      postForm(aal2, { csrf_token: "token", lookup_secret: "ab12cd34", method: "lookup_secret" }),
+    );
+
+    expect(calls[0]?.body).toEqual({
+      method: "lookup_secret",
+      lookup_secret: "ab12cd34",
+      csrf_token: "token",
+    });
+  });
+
+  it("asks for a code to the chosen address and shows the code entry it answers (400)", async () => {
+    const sent = vendorJson("elements.login.aal2.code.sent.json");
+    const { calls } = stubIdentity({ "POST /self-service/login": { status: 400, body: sent } });
+
+    const result = await submitLogin(
+      postForm(aal2, { csrf_token: "token", address: "dev@ory.dev" }),
+    );
+
+    expect(calls[0]?.body).toEqual({ method: "code", address: "dev@ory.dev", csrf_token: "token" });
+    if (result instanceof Response || !("flow" in result.data)) throw new Error("no flow");
+    expect(result.init?.status).toBe(400);
+    expect(result.data.flow.state).toBe("sent_email");
+  });
+
+  it("submits the code, or asks for another one without sending the code field", async () => {
+    const { calls } = stubIdentity({ "POST /self-service/login": success });
+    const sentForm = { csrf_token: "token", identifier: "dev@ory.dev", method: "code" };
+
+    await submitLogin(postForm(aal2, { ...sentForm, code: " 424242 ", trust_device: "true" }));
+    await submitLogin(postForm(aal2, { ...sentForm, code: "", resend: "code" }));
+
+    expect(calls.map((call) => call.body)).toEqual([
+      {
+        method: "code",
+        code: "424242",
+        identifier: "dev@ory.dev",
+        csrf_token: "token",
+        trust_device: true,
+      },
+      { method: "code", resend: "code", identifier: "dev@ory.dev", csrf_token: "token" },
+    ]);
+  });
+
+  it("shows a wrong authenticator code (4000008) on the same flow", async () => {
+    stubIdentity({
+      "POST /self-service/login": {
+        status: 400,
+        body: vendorJson("elements.login.aal2.totp.invalid-code.json"),
+      },
+    });
+
+    const result = await submitLogin(
+      postForm(aal2, { csrf_token: "token", totp_code: "000000", method: "totp" }),
+    );
+
+    if (result instanceof Response || !("flow" in result.data)) throw new Error("no flow");
+    expect(result.data.flow.ui.messages?.map((message) => message.id)).toEqual([4000008]);
+  });
+});

@@ -1,5 +1,5 @@
 import { LoginFlowFromJSON, readIdentityAnswer } from "@portal/client";
-import type { UpdateLoginFlowBody } from "@portal/client";
+import type { PortalLoginBody, UpdateLoginFlowBody } from "@portal/client";
 import { data, redirect } from "react-router";
 import type { RouterContextProvider } from "react-router";
 import { followOutcome, flowPageUrl, noticeParam } from "../../flows/follow-outcome.server.ts";
@@ -87,9 +87,10 @@ export async function submitLogin(args: LoginArgs) {
   const body = toLoginBody(formToJson(form, loginPortalFields));
   if (!body) return data({ notice: "notice.somethingWentWrong" as const }, { status: 400 });
 
-  const { frontend } = identityFor(args.request, args.context, args.locale);
+  const { selfService } = identityFor(args.request, args.context, args.locale);
+  // Set-Cookie of the answer (session, ory_trusted_device) reaches the browser on every path.
   const answer = await readIdentityAnswer(() =>
-    frontend.updateLoginFlowRaw({ flow: flowId, updateLoginFlowBody: body }),
+    selfService.updateLoginFlowRaw({ flow: flowId, body }),
   );
   const outcome = asksForVerification(classifyIdentityAnswer(answer));
   // Spec §8: a 401 on a first-factor submit is a failed sign-in, shown as such on a new flow.
@@ -140,18 +141,43 @@ function asksForVerification(outcome: IdentityOutcome): IdentityOutcome {
 }
 
 /**
- * The body for the chosen method, in the SDK's typed shape. Only the password method exists on
- * this screen so far; an unknown method is refused here rather than sent half-formed.
+ * The body for the chosen method, in the SDK's typed shape, from the posted fields (the clicked
+ * button's name=value among them). A method the portal cannot complete (WebAuthn needs
+ * scripts the portal never runs) is refused here rather than sent half-formed.
  */
-export function toLoginBody(fields: Record<string, unknown>): UpdateLoginFlowBody | undefined {
+export function toLoginBody(fields: Record<string, unknown>): PortalLoginBody | undefined {
+  const body = methodBody(fields);
+  if (!body) return undefined;
+  // The identity service's checkbox (spec §3 trusted device): posted only when ticked.
+  return stringField(fields, "trust_device") === "true" ? { ...body, trust_device: true } : body;
+}
+
+function methodBody(fields: Record<string, unknown>): UpdateLoginFlowBody | undefined {
   const csrf = stringField(fields, "csrf_token");
-  if (stringField(fields, "method") === "password") {
-    return {
-      method: "password",
-      identifier: (stringField(fields, "identifier") ?? "").trim(),
-      password: stringField(fields, "password") ?? "",
-      csrf_token: csrf,
-    };
+  const text = (name: string) => (stringField(fields, name) ?? "").trim();
+  const method = stringField(fields, "method");
+  // "Send code to <address>" buttons post only address=…; the code form posts method=code.
+  if (method === "code" || (method === undefined && stringField(fields, "address"))) {
+    const base = { method: "code" as const, csrf_token: csrf ?? "" };
+    const resend = stringField(fields, "resend");
+    if (resend) return { ...base, resend, identifier: text("identifier") };
+    const address = stringField(fields, "address");
+    if (address) return { ...base, address };
+    return { ...base, code: text("code"), identifier: text("identifier") };
   }
-  return undefined;
+  switch (method) {
+    case "password":
+      return {
+        method,
+        identifier: text("identifier"),
+        password: stringField(fields, "password") ?? "",
+        csrf_token: csrf,
+      };
+    case "totp":
+      return { method, totp_code: text("totp_code"), csrf_token: csrf };
+    case "lookup_secret":
+      return { method, lookup_secret: text("lookup_secret"), csrf_token: csrf };
+    default:
+      return undefined;
+  }
 }

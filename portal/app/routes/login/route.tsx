@@ -1,6 +1,7 @@
 import { useEffect, useRef } from "react";
 import type { FormEvent } from "react";
 import { Link } from "react-router";
+import type { ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/route";
 import { FlowForm } from "../../flows/flow-form.tsx";
 import { FlowMessages } from "../../flows/flow-messages.tsx";
@@ -15,6 +16,8 @@ import { noticeDuration } from "../notice-query.ts";
 import { CreateAccount } from "./create-account.tsx";
 import { loadLogin, submitLogin } from "./login.server.ts";
 import { browserStorage, readRemembered, writeRemembered } from "./remember-me.ts";
+import { fromParam, methodParam } from "./second-factor-methods.ts";
+import { SecondFactor } from "./second-factor.tsx";
 
 export function loader({ request, context, params, url }: Route.LoaderArgs) {
   return loadLogin({ request, context, locale: localeOf(params), url });
@@ -22,6 +25,25 @@ export function loader({ request, context, params, url }: Route.LoaderArgs) {
 
 export function action({ request, context, params, url }: Route.ActionArgs) {
   return submitLogin({ request, context, locale: localeOf(params), url });
+}
+
+/**
+ * Choosing a second-factor method only changes ?method=/?from=: the flow stays the same, so
+ * the page switches without asking the identity service again.
+ */
+export function shouldRevalidate(args: ShouldRevalidateFunctionArgs) {
+  const { currentUrl, nextUrl, formMethod, defaultShouldRevalidate } = args;
+  if (formMethod !== undefined && formMethod.toUpperCase() !== "GET") {
+    return defaultShouldRevalidate;
+  }
+  const without = (url: URL) => {
+    const query = new URLSearchParams(url.search);
+    query.delete(methodParam);
+    query.delete(fromParam);
+    query.sort();
+    return `${url.pathname}?${query.toString()}`;
+  };
+  return without(currentUrl) === without(nextUrl) ? false : defaultShouldRevalidate;
 }
 
 const rememberMeName = "remember_me";
@@ -32,6 +54,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
   const flow = actionData && "flow" in actionData ? actionData.flow : loaderData.flow;
   const notice = actionData && "notice" in actionData ? actionData.notice : loaderData.notice;
   const mode = flow.refresh ? "refresh" : flow.requested_aal === "aal2" ? "aal2" : "plain";
+  const secondFactor = flow.requested_aal === "aal2";
   const title = t(
     mode === "refresh" ? "login.refreshTitle" : mode === "aal2" ? "login.aal2Title" : "login.title",
   );
@@ -84,23 +107,27 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
         </Alert>
       )}
       <FlowMessages messages={flow.ui.messages} errorTitle={t("login.failedTitle")} />
-      <FlowForm
-        flowId={flow.id}
-        nodes={flow.ui.nodes}
-        formRef={formRef}
-        onSubmit={onSubmit}
-        showErrorSummary={actionData !== undefined}
-        beforeSubmit={
-          mode === "plain" && (
-            <Checkbox
-              id="remember-me"
-              name={rememberMeName}
-              label={t("login.rememberMe")}
-              className="mb-2"
-            />
-          )
-        }
-      />
+      {secondFactor ? (
+        <SecondFactor flow={flow} showErrorSummary={actionData !== undefined} />
+      ) : (
+        <FlowForm
+          flowId={flow.id}
+          nodes={flow.ui.nodes}
+          formRef={formRef}
+          onSubmit={onSubmit}
+          showErrorSummary={actionData !== undefined}
+          beforeSubmit={
+            mode === "plain" && (
+              <Checkbox
+                id="remember-me"
+                name={rememberMeName}
+                label={t("login.rememberMe")}
+                className="mb-2"
+              />
+            )
+          }
+        />
+      )}
       {mode === "plain" ? (
         <>
           <p className="mt-4 text-sm">
@@ -118,13 +145,22 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
           />
         </>
       ) : (
-        <p className="mt-4 text-sm">
+        <p className="mt-4 flex flex-wrap gap-x-6 gap-y-2 text-sm">
+          {/* Signs out, then comes back to a fresh sign-in (the logout route returns here). */}
           <a
             href={`/${locale}/logout`}
             className="text-blue-700 underline underline-offset-4 dark:text-blue-300"
           >
             {t("login.useDifferentAccount")}
           </a>
+          {mode === "refresh" && (
+            <a
+              href={flow.return_to || `/${locale}`}
+              className="text-blue-700 underline underline-offset-4 dark:text-blue-300"
+            >
+              {t("login.cancel")}
+            </a>
+          )}
         </p>
       )}
     </Card>
