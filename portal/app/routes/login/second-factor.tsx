@@ -49,7 +49,7 @@ export function SecondFactor(props: { flow: LoginFlow; showErrorSummary: boolean
   if (view.kind === "chooser") {
     return (
       <div>
-        <ViewHeading headingRef={headingRef} text={t("login.method.choose")} />
+        <ViewHeading ref={headingRef} text={t("login.method.choose")} />
         <ul className="mb-4 flex flex-col gap-3">
           {view.methods.map((method) => (
             <li key={method} className="relative rounded-md border border-slate-400 p-4">
@@ -85,7 +85,7 @@ export function SecondFactor(props: { flow: LoginFlow; showErrorSummary: boolean
 
   return (
     <div>
-      <ViewHeading headingRef={headingRef} text={headingOf(view, t)} />
+      <ViewHeading ref={headingRef} text={headingOf(view, t)} />
       <FlowForm
         flowId={`${flow.id}:${viewKey}`}
         nodes={formNodes(flow.ui.nodes, groupsOf(view, flow))}
@@ -120,10 +120,11 @@ function headingOf(
   return method ? t(`login.method.${method}`) : t("login.method.choose");
 }
 
-function ViewHeading(props: { headingRef: Ref<HTMLHeadingElement>; text: string }) {
+/** Each view's heading; focus lands here when the view switches, so it is announced. */
+function ViewHeading({ ref, text }: { ref: Ref<HTMLHeadingElement>; text: string }) {
   return (
-    <h2 ref={props.headingRef} tabIndex={-1} className="mb-3 text-lg font-semibold outline-none">
-      {props.text}
+    <h2 ref={ref} tabIndex={-1} className="mb-3 text-lg font-semibold outline-none">
+      {text}
     </h2>
   );
 }
