@@ -1,0 +1,75 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { Kysely } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase } from "../../store/database.ts";
+import type { Database } from "../../store/schema.ts";
+import { deleteExpired } from "./expiry-cleanup.ts";
+import { migrateOAuth2 } from "./oauth2-migrations.ts";
+import type { OAuth2Db } from "./oauth2-tables.ts";
+import { payloadAdapterFactory } from "./payload-adapter.ts";
+
+let dir: string;
+let identityDb: Kysely<Database>;
+let db: OAuth2Db;
+const start = new Date("2030-01-01T00:00:00.000Z");
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), "oauth2-cleanup-"));
+  identityDb = await openDatabase(dir);
+  db = identityDb as unknown as OAuth2Db;
+  await migrateOAuth2(db, () => start);
+});
+
+afterAll(async () => {
+  await identityDb.destroy();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("OAuth2 migrations", () => {
+  it("run once, in their own table", async () => {
+    expect(await migrateOAuth2(db, () => start)).toEqual([]);
+    const versions = await db.selectFrom("oauth2_migrations").select("version").execute();
+    expect(versions.map((row) => row.version)).toEqual([1]);
+  });
+});
+
+describe("the storage adapter and its cleanup", () => {
+  it("keeps rows until they expire, then removes them", async () => {
+    const adapter = payloadAdapterFactory(db, () => start)("AccessToken");
+    await adapter.upsert("short", { grantId: "g1", clientId: "c1" }, 60);
+    await adapter.upsert("long", { grantId: "g1", clientId: "c1" }, 3600);
+    await db
+      .insertInto("oauth2_seen_jtis")
+      .values({ id: "jti-1", expires_at: new Date(start.getTime() + 30_000).toISOString() })
+      .execute();
+
+    expect(await deleteExpired(db, new Date(start.getTime() + 29_000))).toBe(0);
+    expect(await deleteExpired(db, new Date(start.getTime() + 61_000))).toBe(2);
+    expect(await adapter.find("short")).toBeUndefined();
+    expect(await adapter.find("long")).toMatchObject({ grantId: "g1" });
+
+    await adapter.revokeByGrantId("g1");
+    expect(await adapter.find("long")).toBeUndefined();
+  });
+
+  it("marks consumed rows, and hides used interactions from the provider", async () => {
+    const tokens = payloadAdapterFactory(db, () => start)("RefreshToken");
+    await tokens.upsert("rt", { grantId: "g2" }, 3600);
+    await tokens.consume("rt");
+    expect(await tokens.find("rt")).toMatchObject({ consumed: expect.any(Number) as unknown });
+
+    const interactions = payloadAdapterFactory(db, () => start)("Interaction");
+    await interactions.upsert("uid-1", { uid: "uid-1" }, 3600);
+    await interactions.destroy("uid-1");
+    expect(await interactions.find("uid-1")).toBeUndefined();
+    const row = await db
+      .selectFrom("oauth2_payloads")
+      .select("consumed_at")
+      .where("model", "=", "Interaction")
+      .where("id", "=", "uid-1")
+      .executeTakeFirst();
+    expect(row?.consumed_at).toBe(start.toISOString());
+  });
+});
