@@ -1,33 +1,28 @@
-import { randomUUID } from "node:crypto";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ServerContext } from "../context.ts";
 import { sendError } from "../flows/errors.ts";
 import { isUuid } from "../flows/flow-id.ts";
 import { badRequest, conflict, HerodotError, notFoundRow } from "../http/errors.ts";
-import { identityJson } from "../identity/identity.ts";
-import { hashPassword, isArgon2Hash } from "../methods/password/hasher.ts";
-import { buildIdentity } from "../methods/profile/build-identity.ts";
+import { parseJsonBody } from "../http/json-body.ts";
+import { identityJson, type Identity } from "../identity/identity.ts";
 import {
   deleteIdentity,
   DuplicateIdentityError,
   findIdentity,
   insertIdentity,
-  listIdentities,
 } from "../store/identities.ts";
-import { ValidationError } from "../ui/validation-error.ts";
-import { parseCreateIdentityBody } from "./create-identity-body.ts";
-import { parseJsonBody } from "../http/json-body.ts";
-
-const credentialTypes = new Set([
-  "password",
-  "oidc",
-  "totp",
-  "lookup_secret",
-  "webauthn",
-  "code",
-  "passkey",
-  "saml",
-]);
+import { parseCreateIdentityBody, parseUpdateIdentityBody } from "./create-identity-body.ts";
+import { withoutCredential } from "./delete-credential.ts";
+import { batchCreateIdentities } from "./identity-batch.ts";
+import {
+  credentialTypes,
+  importPassword,
+  saveUpdatedIdentity,
+  validatedIdentity,
+} from "./identity-changes.ts";
+import { identityFromCreateBody } from "./identity-create.ts";
+import { sendIdentityList } from "./identity-list.ts";
+import { patchedIdentity } from "./identity-patch.ts";
 
 function includeCredentials(request: FastifyRequest): string[] {
   const raw = (request.query as Record<string, string | string[] | undefined>).include_credential;
@@ -40,38 +35,26 @@ function includeCredentials(request: FastifyRequest): string[] {
   return values;
 }
 
-/** Kratos' admin create answers schema errors as a 400 whose reason lists the violations. */
-function validationToBadRequest(error: ValidationError): HerodotError {
-  const reasons = error.messages.map((m) => `${m.field || "#"}: ${m.message.text}`);
-  return badRequest(reasons.join("\n"));
+/** The identity named by the `:id` path parameter (Kratos answers 404 for anything unknown). */
+async function identityOf(ctx: ServerContext, request: FastifyRequest): Promise<Identity> {
+  const { id } = request.params as { id: string };
+  const identity = isUuid(id) ? await findIdentity(ctx.db, id.toLowerCase()) : undefined;
+  if (!identity) throw notFoundRow();
+  return identity;
 }
 
+/** Kratos' identity handler (identity/handler.go), on the admin listener. */
 export function registerIdentityRoutes(app: FastifyInstance, ctx: ServerContext): void {
-  const base = () => ctx.config.publicBaseUrl;
+  // What writes answer: credentials without their config, plus metadata_admin.
+  const adminView = (identity: Identity) =>
+    identityJson(identity, {
+      publicBaseUrl: ctx.config.publicBaseUrl,
+      admin: { includeConfigFor: [] },
+    });
 
   app.get("/admin/identities", async (request, reply) => {
     try {
-      const query = request.query as Record<string, string | undefined>;
-      const pageSize = query.page_size === undefined ? 250 : Number(query.page_size);
-      if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 1000) {
-        throw badRequest("Items per page must be between 1 and 1000.");
-      }
-      const after = query.page_token;
-      if (after !== undefined && !isUuid(after)) throw badRequest("The page token is invalid.");
-      const page = await listIdentities(ctx.db, pageSize, after?.toLowerCase());
-      const links = [
-        `</admin/identities?page_size=${pageSize}&page_token=00000000-0000-0000-0000-000000000000>; rel="first"`,
-      ];
-      const last = page.identities[page.identities.length - 1];
-      if (page.hasMore && last) {
-        links.push(`</admin/identities?page_size=${pageSize}&page_token=${last.id}>; rel="next"`);
-      }
-      reply.header("link", links.join(","));
-      return reply.send(
-        page.identities.map((identity) =>
-          identityJson(identity, { publicBaseUrl: base(), admin: { includeConfigFor: [] } }),
-        ),
-      );
+      return await sendIdentityList(ctx, request, reply);
     } catch (error) {
       return sendError(reply, error);
     }
@@ -79,12 +62,13 @@ export function registerIdentityRoutes(app: FastifyInstance, ctx: ServerContext)
 
   app.get("/admin/identities/:id", async (request, reply) => {
     try {
-      const { id } = request.params as { id: string };
       const include = includeCredentials(request);
-      const identity = isUuid(id) ? await findIdentity(ctx.db, id.toLowerCase()) : undefined;
-      if (!identity) throw notFoundRow();
+      const identity = await identityOf(ctx, request);
       return reply.send(
-        identityJson(identity, { publicBaseUrl: base(), admin: { includeConfigFor: include } }),
+        identityJson(identity, {
+          publicBaseUrl: ctx.config.publicBaseUrl,
+          admin: { includeConfigFor: include },
+        }),
       );
     } catch (error) {
       return sendError(reply, error);
@@ -94,41 +78,7 @@ export function registerIdentityRoutes(app: FastifyInstance, ctx: ServerContext)
   app.post("/admin/identities", async (request, reply) => {
     try {
       const body = parseCreateIdentityBody(parseJsonBody(request));
-      const now = ctx.now();
-      try {
-        ctx.schema.validateTraits(body.traits);
-      } catch (error) {
-        if (error instanceof ValidationError) throw validationToBadRequest(error);
-        throw error;
-      }
-      const identity = buildIdentity(ctx, body.traits, now);
-      if (body.state) identity.state = body.state;
-      identity.metadataPublic = body.metadataPublic ?? null;
-      identity.metadataAdmin = body.metadataAdmin ?? null;
-      const passwordConfig = body.password;
-      if (passwordConfig) {
-        let hashed: string;
-        if (passwordConfig.hashedPassword !== undefined) {
-          if (!isArgon2Hash(passwordConfig.hashedPassword)) {
-            throw badRequest(
-              "The hashed password is not an argon2 hash; only argon2 hashes can be imported.",
-            );
-          }
-          hashed = passwordConfig.hashedPassword;
-        } else {
-          hashed = await hashPassword(passwordConfig.password ?? "");
-        }
-        const identifiers = ctx.schema.derive(body.traits).passwordIdentifiers;
-        identity.credentials.push({
-          id: randomUUID(),
-          type: "password",
-          identifiers,
-          config: { hashed_password: hashed },
-          version: 0,
-          createdAt: now,
-          updatedAt: now,
-        });
-      }
+      const identity = await identityFromCreateBody(ctx, body, ctx.now());
       try {
         await ctx.db.transaction().execute((trx) => insertIdentity(trx, identity));
       } catch (error) {
@@ -141,9 +91,67 @@ export function registerIdentityRoutes(app: FastifyInstance, ctx: ServerContext)
         "location",
         `http://127.0.0.1:${ctx.config.adminPort}/admin/identities/${identity.id}`,
       );
-      return reply
-        .code(201)
-        .send(identityJson(identity, { publicBaseUrl: base(), admin: { includeConfigFor: [] } }));
+      return reply.code(201).send(adminView(identity));
+    } catch (error) {
+      return sendError(reply, error);
+    }
+  });
+
+  app.patch("/admin/identities", async (request, reply) => {
+    try {
+      return reply.send(await batchCreateIdentities(ctx, parseJsonBody(request)));
+    } catch (error) {
+      return sendError(reply, error);
+    }
+  });
+
+  // Kratos' update: traits and both metadata fields are replaced, state and schema change when
+  // given, credentials are imported on top of the existing ones.
+  app.put("/admin/identities/:id", async (request, reply) => {
+    try {
+      const body = parseUpdateIdentityBody(parseJsonBody(request));
+      const original = await identityOf(ctx, request);
+      const now = ctx.now();
+      let state = original.state;
+      if (body.state !== undefined && body.state !== original.state) {
+        if (body.state !== "active" && body.state !== "inactive") {
+          throw badRequest("identity state is not valid");
+        }
+        state = body.state;
+      }
+      const base: Identity = {
+        ...original,
+        state,
+        stateChangedAt: state === original.state ? original.stateChangedAt : now,
+        metadataPublic: body.metadataPublic ?? null,
+        metadataAdmin: body.metadataAdmin ?? null,
+        credentials: [...original.credentials],
+      };
+      if (body.password) await importPassword(base, body.password, now);
+      const updated = validatedIdentity(ctx, base, body.traits, now);
+      await saveUpdatedIdentity(ctx, original, updated);
+      return reply.send(adminView(updated));
+    } catch (error) {
+      return sendError(reply, error);
+    }
+  });
+
+  app.patch("/admin/identities/:id", async (request, reply) => {
+    try {
+      const original = await identityOf(ctx, request);
+      let patch: unknown;
+      try {
+        patch = parseJsonBody(request);
+      } catch (error) {
+        if (!(error instanceof HerodotError)) throw error;
+        throw new HerodotError(400, {
+          reason: "failed to unmarshal JSON patch",
+          message: error.message,
+        });
+      }
+      const updated = patchedIdentity(ctx, original, patch, ctx.now());
+      await saveUpdatedIdentity(ctx, original, updated);
+      return reply.send(adminView(updated));
     } catch (error) {
       return sendError(reply, error);
     }
@@ -154,6 +162,18 @@ export function registerIdentityRoutes(app: FastifyInstance, ctx: ServerContext)
       const { id } = request.params as { id: string };
       const deleted = isUuid(id) ? await deleteIdentity(ctx.db, id.toLowerCase()) : false;
       if (!deleted) throw notFoundRow();
+      return reply.code(204).send();
+    } catch (error) {
+      return sendError(reply, error);
+    }
+  });
+
+  app.delete("/admin/identities/:id/credentials/:type", async (request, reply) => {
+    try {
+      const original = await identityOf(ctx, request);
+      const { type } = request.params as { type: string };
+      const updated = { ...withoutCredential(original, type), updatedAt: ctx.now() };
+      await saveUpdatedIdentity(ctx, original, updated);
       return reply.code(204).send();
     } catch (error) {
       return sendError(reply, error);

@@ -60,11 +60,25 @@ export function parseOffsetPage(query: Query): OffsetPage {
   };
 }
 
+/**
+ * How a link names a page: migration pagination sets page_size/page_token and the legacy
+ * per_page/page; Kratos' identity list (pagepagination) only the legacy pair.
+ */
+export type OffsetLinkStyle = "migration" | "page";
+
 /** `<path?query>; rel="…"` with the page parameters set (query keys sorted, as Go encodes them). */
-function link(requestUrl: string, rel: string, perPage: number, offset: number): string {
+function linkFor(
+  requestUrl: string,
+  rel: string,
+  perPage: number,
+  offset: number,
+  style: OffsetLinkStyle,
+): string {
   const url = new URL(requestUrl, "http://local");
-  url.searchParams.set("page_size", String(perPage));
-  url.searchParams.set("page_token", encodeOffsetToken(offset));
+  if (style === "migration") {
+    url.searchParams.set("page_size", String(perPage));
+    url.searchParams.set("page_token", encodeOffsetToken(offset));
+  }
   url.searchParams.set("per_page", String(perPage));
   url.searchParams.set("page", String(Math.floor(offset / perPage)));
   url.searchParams.sort();
@@ -79,7 +93,10 @@ export function offsetPageHeaders(
   requestUrl: string,
   total: number,
   { page, perPage }: OffsetPage,
+  style: OffsetLinkStyle = "migration",
 ): { link: string; totalCount: string } {
+  const link = (url: string, rel: string, items: number, offset: number) =>
+    linkFor(url, rel, items, offset, style);
   const offset = page * perPage;
   const lastOffset =
     total % perPage === 0 ? total - perPage : Math.floor(total / perPage) * perPage;
@@ -159,11 +176,12 @@ export function parseKeysetPageSize(query: Query): number {
   return size <= 0 ? defaultItems : Math.min(size, maxItems);
 }
 
-/** keysetpagination.Header: `first`, and `next` when there are more items. */
-export function keysetLinks(
+/** keysetpagination.Header with ready-made tokens: `first`, and `next` when there are more items. */
+export function keysetLinkHeader(
   requestUrl: string,
   pageSize: number,
-  next: KeysetCursor | undefined,
+  firstToken: string,
+  nextToken: string | undefined,
 ): string {
   const make = (rel: string, token: string) => {
     const url = new URL(requestUrl, "http://local");
@@ -172,7 +190,21 @@ export function keysetLinks(
     url.searchParams.sort();
     return `<${url.pathname}?${url.searchParams.toString()}>; rel="${rel}"`;
   };
-  const links = [make("first", encodeKeysetToken(firstKeysetCursor))];
-  if (next) links.push(make("next", encodeKeysetToken(next)));
+  const links = [make("first", firstToken)];
+  if (nextToken !== undefined) links.push(make("next", nextToken));
   return links.join(",");
+}
+
+/** keysetpagination.Header for the (created_at, id) cursors of the admin session list. */
+export function keysetLinks(
+  requestUrl: string,
+  pageSize: number,
+  next: KeysetCursor | undefined,
+): string {
+  return keysetLinkHeader(
+    requestUrl,
+    pageSize,
+    encodeKeysetToken(firstKeysetCursor),
+    next ? encodeKeysetToken(next) : undefined,
+  );
 }

@@ -1,4 +1,5 @@
-import { hash, verify } from "@node-rs/argon2";
+import * as argon2 from "@node-rs/argon2";
+import * as bcrypt from "@node-rs/bcrypt";
 
 // A fixed hash to verify against when the identifier is unknown, so a login attempt for a missing
 // account costs the same argon2 time as one with a wrong password and timing reveals nothing.
@@ -6,23 +7,85 @@ let dummyHash: Promise<string> | undefined;
 
 /** argon2id with the library defaults (m=19456 KiB, t=2, p=1); `algorithm` is omitted on purpose. */
 export function hashPassword(password: string): Promise<string> {
-  return hash(password);
+  return argon2.hash(password);
 }
+
+// The PHC prefixes Kratos' hash comparator recognises for the two families we verify.
+const argon2Pattern = /^\$argon2(id|i|d)\$/;
+const bcryptPattern = /^\$2[abzy]?\$/;
 
 export function isArgon2Hash(value: string): boolean {
-  return /^\$argon2(id|i|d)\$/.test(value);
+  return argon2Pattern.test(value);
 }
 
-/** Verifies in constant time (inside argon2); a malformed stored hash simply does not match. */
+export function isBcryptHash(value: string): boolean {
+  return bcryptPattern.test(value);
+}
+
+/** Why an imported hash is refused; `undefined` when it can be stored and verified. */
+export type ImportedHashProblem = "unknown-format" | "unparseable" | "out-of-bounds";
+
+// Kratos' limits for imported hashes (hash/hash_limits.go): a hash whose parameters exceed them
+// would let one login attempt burn seconds of CPU or a gigabyte of memory.
+const maxArgon2MemoryKiB = 1 << 20;
+const maxArgon2Iterations = 10;
+const maxArgon2Parallelism = 16;
+const maxBcryptCost = 15;
+
+/**
+ * Checks a `hashed_password` given to the admin API: argon2 (PHC `$argon2id$…`, `$argon2i$…`) and
+ * bcrypt (`$2a$`, `$2b$`, `$2y$`) are accepted when they parse and stay within Kratos' bounds.
+ */
+export function importedHashProblem(hashed: string): ImportedHashProblem | undefined {
+  if (isArgon2Hash(hashed)) {
+    let options: argon2.ParsedHashOptions;
+    try {
+      options = argon2.parseOptions(hashed);
+    } catch {
+      return "unparseable";
+    }
+    const within =
+      options.memoryCost >= 1 &&
+      options.memoryCost <= maxArgon2MemoryKiB &&
+      options.timeCost >= 1 &&
+      options.timeCost <= maxArgon2Iterations &&
+      options.parallelism >= 1 &&
+      options.parallelism <= maxArgon2Parallelism;
+    return within ? undefined : "out-of-bounds";
+  }
+  if (isBcryptHash(hashed)) {
+    let cost: number;
+    try {
+      cost = bcrypt.parseOptions(hashed).cost;
+    } catch {
+      return "unparseable";
+    }
+    return cost <= maxBcryptCost ? undefined : "out-of-bounds";
+  }
+  return "unknown-format";
+}
+
+/** Verifies in constant time (inside the hash); a malformed or unknown stored hash never matches. */
 export async function verifyPassword(password: string, hashed: string): Promise<boolean> {
   try {
-    return await verify(hashed, password);
+    if (isArgon2Hash(hashed)) return await argon2.verify(hashed, password);
+    if (isBcryptHash(hashed)) return await bcrypt.verify(password, hashed);
+    return false;
   } catch {
     return false;
   }
 }
 
+/**
+ * Kratos re-hashes a password on a successful login when its configured hasher does not
+ * "understand" the stored hash (password/login.go migratePasswordHash); ours is argon2id, so
+ * imported bcrypt and argon2i/argon2d hashes become argon2id at the first login.
+ */
+export function needsRehash(hashed: string): boolean {
+  return !hashed.startsWith("$argon2id$");
+}
+
 export async function spendDummyVerification(password: string): Promise<void> {
-  dummyHash ??= hash("not-a-real-password-used-only-for-timing");
+  dummyHash ??= hashPassword("not-a-real-password-used-only-for-timing");
   await verifyPassword(password, await dummyHash);
 }

@@ -4,13 +4,13 @@ import { ensureCsrf } from "../../flows/csrf-check.ts";
 import type { Flow } from "../../flows/flow.ts";
 import { csrfTokenFor } from "../../http/csrf.ts";
 import { decodeFlowBody } from "../../http/flow-body.ts";
-import type { Identity } from "../../identity/identity.ts";
+import type { Credential, Identity } from "../../identity/identity.ts";
 import { normalizeEmail } from "../../identity/normalize.ts";
-import { findIdentityByIdentifier } from "../../store/identities.ts";
+import { findIdentityByIdentifier, updateCredentialConfig } from "../../store/identities.ts";
 import { uiText } from "../../text/messages.ts";
 import { csrfNode, findInput, inputNode, setNodeValue, upsertNode } from "../../ui/nodes.ts";
 import { ValidationError, type FieldMessage } from "../../ui/validation-error.ts";
-import { spendDummyVerification, verifyPassword } from "./hasher.ts";
+import { hashPassword, needsRehash, spendDummyVerification, verifyPassword } from "./hasher.ts";
 import { passwordNode, passwordSubmitNode } from "./nodes.ts";
 
 const loginFields = [
@@ -51,6 +51,20 @@ export function populatePasswordRefresh(flow: Flow, identity: Identity): void {
   );
   upsertNode(flow.ui, passwordNode("current-password"));
   flow.ui.nodes.push(passwordSubmitNode(1010001));
+}
+
+/**
+ * Replaces an imported (bcrypt, argon2i) hash by an argon2id one after a successful login, as
+ * Kratos does; a failure is logged and the login goes on with the old hash kept.
+ */
+async function migrateHash(ctx: ServerContext, credential: Credential, password: string) {
+  try {
+    const config = { ...credential.config, hashed_password: await hashPassword(password) };
+    await updateCredentialConfig(ctx.db, credential.id, config, ctx.now());
+    credential.config = config;
+  } catch (error) {
+    ctx.logger.warn({ err: error }, "could not migrate an imported password hash; keeping it");
+  }
 }
 
 /**
@@ -101,6 +115,7 @@ export async function passwordLogin(
       throw ValidationError.of("", uiText(4000006));
     }
     if (!(await verifyPassword(password, hashed))) throw ValidationError.of("", uiText(4000006));
+    if (needsRehash(hashed)) await migrateHash(ctx, found.credential, password);
     return found.identity;
   } catch (error) {
     prepareForRerender();

@@ -1,0 +1,37 @@
+import { badRequest, HerodotError } from "../http/errors.ts";
+import type { Identity } from "../identity/identity.ts";
+
+// First factors Kratos counts before it lets an administrator remove one (identity/handler.go
+// deleteIdentityCredentials). This server signs in with passwords only, so a password is always
+// the last first factor.
+const firstFactorTypes = ["password", "oidc", "saml"];
+
+function countsAsFirstFactor(identity: Identity, type: string): boolean {
+  const credential = identity.credentials.find((c) => c.type === type);
+  if (!credential) return false;
+  if (type === "password") return typeof credential.config.hashed_password === "string";
+  return credential.identifiers.length > 0;
+}
+
+/**
+ * DELETE /admin/identities/{id}/credentials/{type}: the identity without that credential, or the
+ * error Kratos answers. Second factors (totp, lookup_secret) go; a first factor (password, oidc,
+ * saml) only when another one remains; other types (code, webauthn, passkey) cannot be deleted
+ * here. `identifier` selects one social sign-in of oidc/saml, which this server never has.
+ */
+export function withoutCredential(identity: Identity, type: string): Identity {
+  const credential = identity.credentials.find((c) => c.type === type);
+  if (!credential) {
+    throw new HerodotError(404, {
+      reason: `You tried to remove a ${type} but this user have no ${type} set up.`,
+    });
+  }
+  const remaining = identity.credentials.filter((c) => c.type !== type);
+  if (type === "totp" || type === "lookup_secret") return { ...identity, credentials: remaining };
+  if (firstFactorTypes.includes(type)) {
+    const firstFactors = firstFactorTypes.filter((t) => countsAsFirstFactor(identity, t)).length;
+    if (firstFactors < 2) throw badRequest("You cannot remove the last first factor credential.");
+    return { ...identity, credentials: remaining };
+  }
+  throw badRequest(`Credentials type ${type} cannot be deleted.`);
+}
