@@ -21,6 +21,7 @@ import { registerVerificationRoutes } from "./flows/verification.ts";
 import { registerHealthRoutes } from "./health.ts";
 import { cookieSettings } from "./http/cookies.ts";
 import { createFastify } from "./http/fastify-setup.ts";
+import { registerAdminTokenCheck } from "./http/admin-token.ts";
 import { registerCsrfCookieHook } from "./http/csrf-cookie-hook.ts";
 import { IdentitySchema } from "./identity/identity-schema.ts";
 import { registerSchemaRoutes } from "./identity/schema-routes.ts";
@@ -106,6 +107,7 @@ export async function startIdentityServer(
   registerSessionsRoutes(publicApp, ctx);
 
   const adminApp = await createFastify(logger.child({ listener: "admin" }));
+  registerAdminTokenCheck(adminApp, config.oauth2.adminToken);
   registerHealthRoutes(adminApp, ctx);
   registerHealthRoutes(adminApp, ctx, "/admin");
   registerIdentityRoutes(adminApp, ctx);
