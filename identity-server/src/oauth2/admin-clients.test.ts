@@ -127,6 +127,16 @@ describe("creating clients", () => {
     expect(duplicate.status).toBe(409);
   });
 
+  it("accepts custom-scheme redirect URIs of apps on devices", async () => {
+    const created = await service.admin("POST", "/admin/clients", {
+      json: {
+        redirect_uris: ["com.example.app:/oauth2/callback", "http://127.0.0.1/callback"],
+        token_endpoint_auth_method: "none",
+      },
+    });
+    expect(created.status).toBe(201);
+  });
+
   it("gives public clients no secret", async () => {
     const created = await service.admin("POST", "/admin/clients", {
       json: { redirect_uris: [redirectUri], token_endpoint_auth_method: "none" },

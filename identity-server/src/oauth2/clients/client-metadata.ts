@@ -43,6 +43,9 @@ export function providerMetadata(client: HydraClient, secretHashes: string[]): C
   }
   const grantTypes = effectiveGrantTypes(client);
   const usesBrowser = grantTypes.includes("authorization_code") || grantTypes.includes("implicit");
+  // Hydra has no application_type; a custom-scheme redirect URI means an app on a device, which
+  // oidc-provider only accepts for native clients.
+  const native = client.redirect_uris.some((uri) => !/^https?:/i.test(uri));
   const needsSecret = secretAuthMethods.has(client.token_endpoint_auth_method);
   const standIn = createHash("sha256")
     .update(`oauth2-client-secret-stand-in:${client.client_id}:${secretHashes.join(",")}`)
@@ -52,6 +55,7 @@ export function providerMetadata(client: HydraClient, secretHashes: string[]): C
     client_id: client.client_id,
     ...(needsSecret ? { client_secret: standIn } : {}),
     ...(client.client_name ? { client_name: client.client_name } : {}),
+    application_type: native ? "native" : "web",
     redirect_uris: client.redirect_uris,
     post_logout_redirect_uris: client.post_logout_redirect_uris ?? [],
     grant_types: grantTypes,

@@ -1,4 +1,5 @@
-import { generateKeyPairSync, type JsonWebKey } from "node:crypto";
+import { generateKeyPair, type JsonWebKey, type KeyObject } from "node:crypto";
+import { promisify } from "node:util";
 import type { OAuth2Db } from "../store/oauth2-tables.ts";
 import { deriveKey, seal, unseal } from "./derived-keys.ts";
 import { randomId } from "./random.ts";
@@ -9,11 +10,15 @@ export interface PrivateJwk extends JsonWebKey {
   use: "sig";
 }
 
-function generate(alg: "RS256" | "ES256"): PrivateJwk {
-  const { privateKey } =
+const generatePair = promisify(generateKeyPair);
+
+/** Generated off the main thread: an RSA key takes long enough to stall requests otherwise. */
+async function generate(alg: "RS256" | "ES256"): Promise<PrivateJwk> {
+  const { privateKey } = (
     alg === "RS256"
-      ? generateKeyPairSync("rsa", { modulusLength: 2048 })
-      : generateKeyPairSync("ec", { namedCurve: "P-256" });
+      ? await generatePair("rsa", { modulusLength: 2048 })
+      : await generatePair("ec", { namedCurve: "P-256" })
+  ) as { privateKey: KeyObject };
   return { ...privateKey.export({ format: "jwk" }), kid: randomId(12), alg, use: "sig" };
 }
 
@@ -39,7 +44,7 @@ export async function loadOrCreateSigningKeys(
       );
     }
   }
-  const keys = [generate("RS256"), generate("ES256")];
+  const keys = await Promise.all([generate("RS256"), generate("ES256")]);
   await db
     .insertInto("oauth2_signing_keys")
     .values(
