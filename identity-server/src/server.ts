@@ -18,6 +18,7 @@ import { registerRecoveryRoutes } from "./flows/recovery.ts";
 import { registerRegistrationRoutes } from "./flows/registration.ts";
 import { registerSettingsRoutes } from "./flows/settings.ts";
 import { registerVerificationRoutes } from "./flows/verification.ts";
+import { registerWebAuthnScriptRoute } from "./flows/webauthn-script.ts";
 import { registerHealthRoutes } from "./health.ts";
 import { cookieSettings } from "./http/cookies.ts";
 import { createFastify } from "./http/fastify-setup.ts";
@@ -105,6 +106,7 @@ export async function startIdentityServer(
   registerErrorRoutes(publicApp, ctx);
   registerWhoamiRoute(publicApp, ctx);
   registerSessionsRoutes(publicApp, ctx);
+  registerWebAuthnScriptRoute(publicApp);
 
   const adminApp = await createFastify(logger.child({ listener: "admin" }));
   registerAdminTokenCheck(adminApp, config.oauth2.adminToken);
