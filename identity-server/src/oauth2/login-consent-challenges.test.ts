@@ -232,6 +232,51 @@ describe("login and consent challenges", () => {
   });
 });
 
+describe("access token audiences", () => {
+  it("are requested with `audience`, granted at consent and reported by introspection", async () => {
+    const apiClient = await registerClient(service, {
+      redirect_uris: [redirectUri],
+      scope: "openid",
+      audience: ["https://api.example.com", "https://other.example.com"],
+    });
+    const apiRp = await relyingParty(service, apiClient);
+    const { tokens, run } = await signIn(service, service.browser(), apiRp, {
+      scope: "openid",
+      extra: { audience: "https://api.example.com" },
+      consent: { grant_access_token_audience: ["https://api.example.com"] },
+    });
+    const sessions = await service.admin(
+      "GET",
+      `/admin/oauth2/auth/sessions/consent?subject=user-1`,
+    );
+    const mine = (
+      sessions.body as {
+        consent_request: { login_challenge: string; requested_access_token_audience: string[] };
+        grant_access_token_audience: string[];
+      }[]
+    ).find((session) => session.consent_request.login_challenge === run.loginChallenge);
+    expect(mine?.consent_request.requested_access_token_audience).toEqual([
+      "https://api.example.com",
+    ]);
+    expect(mine?.grant_access_token_audience).toEqual(["https://api.example.com"]);
+    const introspection = await service.admin("POST", "/admin/oauth2/introspect", {
+      form: { token: tokens.access_token },
+    });
+    expect(introspection.body).toMatchObject({ aud: ["https://api.example.com"] });
+
+    const refused = await service.browser().follow(
+      oidc.buildAuthorizationUrl(apiRp, {
+        redirect_uri: redirectUri,
+        scope: "openid",
+        audience: "https://not-allowed.example.com",
+        code_challenge: (await pkce()).challenge,
+        code_challenge_method: "S256",
+      }).href,
+    );
+    expect(new URL(refused.location ?? "").searchParams.get("error")).toBe("invalid_request");
+  });
+});
+
 describe("remembered login", () => {
   it("is reported as skip=true with the subject, and a different subject must log in again", async () => {
     const browser = service.browser();
