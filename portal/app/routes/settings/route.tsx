@@ -1,11 +1,13 @@
 import type { UiNode } from "@portal/client";
 import type { Route } from "./+types/route";
 import { FlowMessages } from "../../flows/flow-messages.tsx";
+import { inputValue } from "../../flows/node-filters.ts";
 import { localeOf } from "../../i18n/locales.ts";
 import { useTranslator } from "../../i18n/translator-context.tsx";
 import { Notice } from "../../ui/notice.tsx";
 import { noticeDuration } from "../notice-query.ts";
 import { settingsCards } from "./cards/index.ts";
+import { SessionsCard } from "./cards/sessions-card.tsx";
 import type { CardResult } from "./cards/settings-card.ts";
 import { loadSettings, submitSettings } from "./settings.server.ts";
 
@@ -30,9 +32,11 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
     actionData && "fieldErrors" in actionData
       ? { group: actionData.group, result: actionData satisfies CardResult }
       : undefined;
-  const cards = settingsCards.filter((card) =>
-    flow.ui.nodes.some((node) => node.group === card.group),
-  );
+  const cards = settingsCards.filter((card) => {
+    const groupNodes = flow.ui.nodes.filter((node) => node.group === card.group);
+    return card.shows ? card.shows(groupNodes) : groupNodes.length > 0;
+  });
+  const sessionsResult = actionData && "sessions" in actionData ? actionData.sessions : undefined;
 
   return (
     <div className="w-full max-w-xl">
@@ -49,15 +53,23 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
       )}
       <FlowMessages messages={flow.ui.messages} />
       <div className="flex flex-col gap-6">
-        {cards.map(({ group, Component }) => (
+        {cards.map(({ id, group, Component }) => (
           <Component
-            key={group}
+            key={id}
             flow={flow}
             nodes={cardNodes(flow.ui.nodes, group)}
-            result={answered?.group === group ? answered.result : undefined}
+            result={answered?.group === id ? answered.result : undefined}
             resultKey={actionData}
+            fingerprint={loaderData.fingerprint}
           />
         ))}
+        {loaderData.sessions && (
+          <SessionsCard
+            sessions={loaderData.sessions}
+            csrfToken={inputValue(flow.ui.nodes, "csrf_token") ?? ""}
+            result={sessionsResult}
+          />
+        )}
       </div>
     </div>
   );

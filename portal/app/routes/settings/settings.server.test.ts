@@ -39,6 +39,7 @@ function locationOf(result: unknown): string | null {
 }
 
 const strong = "Brand-New-Secret-42";
+const session = vendorJson("kratos.fixture.session.aal2-password-totp.json");
 
 describe("the settings loader", () => {
   it("sends a visitor without a session to sign in, coming back here afterwards", async () => {
@@ -96,6 +97,8 @@ describe("the settings loader", () => {
   it("shows a saved flow read back with its continue_with, instead of following it again", async () => {
     stubIdentity({
       "GET /self-service/settings/flows": { status: 200, body: { ...changed, id: "s1" } },
+      "GET /sessions/whoami": { status: 200, body: session },
+      "GET /sessions": { status: 200, body: [] },
     });
 
     const result = await loadSettings(args("/en/settings?flow=s1"));

@@ -1,5 +1,5 @@
 import { SettingsFlowFromJSON, readIdentityAnswer } from "@portal/client";
-import type { UpdateSettingsFlowBody } from "@portal/client";
+import type { PortalSettingsBody } from "@portal/client";
 import { data, redirect } from "react-router";
 import type { RouterContextProvider } from "react-router";
 import { followOutcome, flowPageUrl, noticeParam } from "../../flows/follow-outcome.server.ts";
@@ -13,9 +13,13 @@ import { setCookieHeaders } from "../../http/cookies.server.ts";
 import { identityFor } from "../../http/identity.server.ts";
 import { absolutePortalUrl } from "../../http/portal-destination.server.ts";
 import { redirectWithCookies } from "../../http/redirects.server.ts";
+import { sessionEntropy } from "../../http/session-entropy.server.ts";
 import type { Locale } from "../../i18n/locales.ts";
 import { toE164 } from "../../ui/phone/phone-number.server.ts";
 import { noticeFromQuery } from "../notice-query.ts";
+import { secondFactorBody } from "./second-factor-body.ts";
+import { intentField, sessionIdField } from "./sessions.ts";
+import { loadSessions, submitSessionIntent } from "./sessions.server.ts";
 import { checkPasswordChange, passwordFields, phoneMessages } from "./settings-rules.ts";
 
 interface SettingsArgs {
@@ -76,6 +80,8 @@ export async function loadSettings(args: SettingsArgs) {
     {
       flow: SettingsFlowFromJSON(withRecoveryMinutes(result.flow, new Date())),
       notice: noticeFromQuery(query.get(noticeParam)),
+      sessions: await loadSessions(frontend),
+      fingerprint: sessionEntropy(args.request),
     },
     { headers: setCookieHeaders(answer.setCookies) },
   );
@@ -85,13 +91,22 @@ export async function submitSettings(args: SettingsArgs) {
   const flowId = args.url.searchParams.get("flow");
   if (!flowId) return redirect(`/${args.locale}/settings`);
   const form = await args.request.formData();
-  const fields = formToJson(form, [passwordFields.confirm]);
+  const client = identityFor(args.request, args.context, args.locale);
+  if (form.has(intentField)) {
+    return submitSessionIntent(client, form, flowId, settingsRoute(args, "submit"));
+  }
+  const fields = formToJson(form, [passwordFields.confirm, sessionIdField]);
   const method = stringField(fields, "method");
   const csrf = stringField(fields, "csrf_token");
-  const { frontend } = identityFor(args.request, args.context, args.locale);
+  const { frontend, selfService } = client;
+  const secondFactor = secondFactorBody(fields);
 
-  let body: UpdateSettingsFlowBody;
-  if (method === "password") {
+  let body: PortalSettingsBody;
+  // The card whose form this was: its own validation answers and messages go back to it.
+  let group = method ?? "";
+  if (secondFactor) {
+    ({ body, group } = secondFactor);
+  } else if (method === "password") {
     const password = stringField(fields, passwordFields.password) ?? "";
     const fieldErrors = checkPasswordChange(password, confirmOf(form));
     if (Object.keys(fieldErrors).length > 0) {
@@ -131,7 +146,7 @@ export async function submitSettings(args: SettingsArgs) {
   }
 
   const answer = await readIdentityAnswer(() =>
-    frontend.updateSettingsFlowRaw({ flow: flowId, updateSettingsFlowBody: body }),
+    selfService.updateSettingsFlowRaw({ flow: flowId, body }),
   );
   const result = followOutcome(
     classifyIdentityAnswer(answer),
@@ -144,7 +159,7 @@ export async function submitSettings(args: SettingsArgs) {
       return result.response;
     case "render":
       return data(
-        { group: method, flow: SettingsFlowFromJSON(withRecoveryMinutes(result.flow, new Date())) },
+        { group, flow: SettingsFlowFromJSON(withRecoveryMinutes(result.flow, new Date())) },
         { status: result.status, headers },
       );
     case "success":

@@ -1,6 +1,10 @@
+import { BackupCodesCard } from "./backup-codes-card.tsx";
+import { CodeMfaCard } from "./code-mfa-card.tsx";
 import { PasswordCard } from "./password-card.tsx";
 import { ProfileCard } from "./profile-card.tsx";
 import type { SettingsCardDefinition } from "./settings-card.ts";
+import { TotpCard, hasTotpSetting } from "./totp-card.tsx";
+import { TrustedDevicesCard, hasTrustedDevices } from "./trusted-devices-card.tsx";
 
 /**
  * The settings page's cards in page order, each keyed by the node group it renders (spec §2: a
@@ -8,6 +12,15 @@ import type { SettingsCardDefinition } from "./settings-card.ts";
  * line here.
  */
 export const settingsCards: readonly SettingsCardDefinition[] = [
-  { group: "profile", Component: ProfileCard },
-  { group: "password", Component: PasswordCard },
+  { id: "profile", group: "profile", Component: ProfileCard },
+  { id: "password", group: "password", Component: PasswordCard },
+  { id: "totp", group: "totp", shows: hasTotpSetting, Component: TotpCard },
+  { id: "code", group: "code", Component: CodeMfaCard },
+  { id: "lookup_secret", group: "lookup_secret", Component: BackupCodesCard },
+  {
+    id: "trusted-devices",
+    group: "totp",
+    shows: hasTrustedDevices,
+    Component: TrustedDevicesCard,
+  },
 ];

@@ -16,10 +16,19 @@ export interface SettingsCardProps {
   result: CardResult | undefined;
   /** Changes with every action answer, so live messages start over from it. */
   resultKey: unknown;
+  /** This browser's fingerprint, when it sent one (marks "this device" among trusted ones). */
+  fingerprint: string | undefined;
 }
 
 /** One card of the settings page, keyed by the node group it renders. */
 export interface SettingsCardDefinition {
+  /** Unique among the cards (one group can feed two cards). */
+  id: string;
   group: string;
+  /**
+   * Whether the card has anything to show among its group's nodes; by default, any node of
+   * its group (spec §2: a card shows only if the flow has nodes of that group).
+   */
+  shows?: (groupNodes: readonly UiNode[]) => boolean;
   Component: ComponentType<SettingsCardProps>;
 }
