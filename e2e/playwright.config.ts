@@ -11,6 +11,8 @@ export const ports = {
   identityPublic: 4533,
   identityAdmin: 4534,
   mailbox: 4536,
+  oauth2Public: 4544,
+  oauth2Admin: 4545,
 };
 export const portalUrl = `http://localhost:${ports.portal}`;
 export const demoUrl = `http://localhost:${ports.demo}`;
@@ -57,6 +59,8 @@ export default defineConfig({
       IDENTITY_PUBLIC_PORT: String(ports.identityPublic),
       IDENTITY_ADMIN_PORT: String(ports.identityAdmin),
       IDENTITY_MAILBOX_PORT: String(ports.mailbox),
+      IDENTITY_OAUTH2_PUBLIC_PORT: String(ports.oauth2Public),
+      IDENTITY_OAUTH2_ADMIN_PORT: String(ports.oauth2Admin),
       IDENTITY_DATA_DIR: dataDir,
       LOG_LEVEL: "warn",
       IDENTITY_LOG_LEVEL: "warn",

@@ -13,6 +13,8 @@ const demoPort = env.DEMO_PORT ?? "4000";
 const identityPublicPort = env.IDENTITY_PUBLIC_PORT ?? "4433";
 const identityAdminPort = env.IDENTITY_ADMIN_PORT ?? "4434";
 const mailboxPort = env.IDENTITY_MAILBOX_PORT ?? "4436";
+const oauth2PublicPort = env.IDENTITY_OAUTH2_PUBLIC_PORT ?? "4444";
+const oauth2AdminPort = env.IDENTITY_OAUTH2_ADMIN_PORT ?? "4445";
 const portalUrl = (env.PORTAL_PUBLIC_URL ?? `http://localhost:${portalPort}`).replace(/\/$/, "");
 const demoUrl = (env.DEMO_PUBLIC_URL ?? `http://localhost:${demoPort}`).replace(/\/$/, "");
 // EMBEDDED_IDENTITY=false points the portal at an Ory Kratos given by KRATOS_PUBLIC_URL instead.
@@ -64,6 +66,13 @@ if (embedded) {
       IDENTITY_PUBLIC_PORT: identityPublicPort,
       IDENTITY_ADMIN_PORT: identityAdminPort,
       IDENTITY_MAILBOX_PORT: mailboxPort,
+      IDENTITY_OAUTH2_PUBLIC_PORT: oauth2PublicPort,
+      IDENTITY_OAUTH2_ADMIN_PORT: oauth2AdminPort,
+      IDENTITY_OAUTH2_ISSUER: `http://localhost:${oauth2PublicPort}`,
+      IDENTITY_OAUTH2_LOGIN_URL: `${portalUrl}/login`,
+      IDENTITY_OAUTH2_CONSENT_URL: `${portalUrl}/consent`,
+      IDENTITY_OAUTH2_LOGOUT_URL: `${portalUrl}/logout`,
+      IDENTITY_OAUTH2_POST_LOGOUT_REDIRECT_URL: `${portalUrl}/`,
       IDENTITY_DATA_DIR: env.IDENTITY_DATA_DIR ?? `${root}data`,
       IDENTITY_PUBLIC_BASE_URL: `${portalUrl}/api/kratos`,
       IDENTITY_UI_BASE_URL: portalUrl,
@@ -136,6 +145,6 @@ if (!stopping) {
 Ready in ${seconds} s (Node ${process.version}):
   sign-in portal           ${portalUrl}/
   agency product (demo)    ${demoUrl}/
-  identity service         ${embedded ? `${identityUrl} (public), http://127.0.0.1:${identityAdminPort} (admin, loopback only)` : identityUrl}${embedded && !env.SMTP_URL ? `\n  mailbox (e-mail and SMS)  http://127.0.0.1:${mailboxPort}/` : ""}
+  identity service         ${embedded ? `${identityUrl} (public), http://127.0.0.1:${identityAdminPort} (admin, loopback only)` : identityUrl}${embedded ? `\n  OAuth2 service           http://localhost:${oauth2PublicPort} (public), http://127.0.0.1:${oauth2AdminPort} (admin, loopback only)` : ""}${embedded && !env.SMTP_URL ? `\n  mailbox (e-mail and SMS) http://127.0.0.1:${mailboxPort}/` : ""}
 Press Ctrl+C to stop.`);
 }
