@@ -5,6 +5,7 @@ import type { Courier } from "./courier/courier.ts";
 import type { CookieSettings } from "./http/cookies.ts";
 import type { ReturnToPolicy } from "./http/return-to.ts";
 import type { IdentitySchema } from "./identity/identity-schema.ts";
+import type { SessionTokenizer } from "./session/tokenizer.ts";
 import type { Database } from "./store/schema.ts";
 
 /** What every route module needs, created once at start-up. */
@@ -19,6 +20,8 @@ export interface ServerContext {
   /** Queues e-mails and text messages inside the caller's transaction. */
   courier: Courier;
   logger: Logger;
+  /** Signs sessions as JWTs for `/sessions/whoami?tokenize_as=`. */
+  sessionTokenizer: SessionTokenizer;
   /** Injectable clock so tests can expire flows without sleeping. */
   now: () => Date;
 }

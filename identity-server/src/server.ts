@@ -28,6 +28,8 @@ import { IdentitySchema } from "./identity/identity-schema.ts";
 import { registerSchemaRoutes } from "./identity/schema-routes.ts";
 import { loadOrCreateSecret } from "./secret.ts";
 import { registerSessionsRoutes } from "./session/sessions-routes.ts";
+import { registerTokenExchangeRoute } from "./session/token-exchange.ts";
+import { SessionTokenizer } from "./session/tokenizer.ts";
 import { registerWhoamiRoute } from "./session/whoami.ts";
 import { openDatabase } from "./store/database.ts";
 import type { RunningOAuth2Service } from "./oauth2/oauth2-service.ts";
@@ -67,6 +69,12 @@ export async function startIdentityServer(
   options: StartOptions = {},
 ): Promise<RunningIdentityServer> {
   const logger = options.logger ?? pino({ level: config.logLevel });
+  // First: a bad key file must stop the start before anything is opened.
+  const sessionTokenizer = await SessionTokenizer.create(
+    config.sessionTokenizer,
+    config.publicBaseUrl,
+    config.dataDir,
+  );
   const db = await openDatabase(config.dataDir);
   const now = options.now ?? (() => new Date());
   const secret = loadOrCreateSecret(config.dataDir, config.secret);
@@ -89,6 +97,7 @@ export async function startIdentityServer(
     },
     secret,
     courier,
+    sessionTokenizer,
     logger,
     now,
   };
@@ -107,6 +116,7 @@ export async function startIdentityServer(
   registerWhoamiRoute(publicApp, ctx);
   registerSessionsRoutes(publicApp, ctx);
   registerWebAuthnScriptRoute(publicApp);
+  registerTokenExchangeRoute(publicApp, ctx);
 
   const adminApp = await createFastify(logger.child({ listener: "admin" }));
   registerAdminTokenCheck(adminApp, config.oauth2.adminToken);

@@ -3,6 +3,11 @@ import path from "node:path";
 import { z } from "zod";
 import { parseDuration } from "./duration.ts";
 import { oauth2ConfigFrom, oauth2EnvShape, type OAuth2Config } from "../oauth2/oauth2-config.ts";
+import {
+  tokenizerConfigFrom,
+  tokenizerEnvShape,
+  type SessionTokenizerConfig,
+} from "./tokenizer-config.ts";
 
 export interface IdentityServerConfig {
   publicHost: string;
@@ -39,6 +44,8 @@ export interface IdentityServerConfig {
   secondFactor: SecondFactorConfig;
   /** The Hydra-compatible OAuth2 service (src/oauth2). */
   oauth2: OAuth2Config;
+  /** JWTs of a session (`/sessions/whoami?tokenize_as=`). */
+  sessionTokenizer: SessionTokenizerConfig;
 }
 
 /** Kratos' `required_aal` settings: `aal1`, or the highest level the identity can reach. */
@@ -177,6 +184,7 @@ const envSchema = z.object({
   IDENTITY_SETTINGS_REQUIRED_AAL: requiredAal.default("highest_available"),
   IDENTITY_SESSION_EARLIEST_POSSIBLE_EXTEND: duration.optional(),
   ...oauth2EnvShape,
+  ...tokenizerEnvShape,
 });
 
 function withoutTrailingSlash(url: string): string {
@@ -247,5 +255,6 @@ export function loadConfig(env: Record<string, string | undefined>): IdentitySer
         e.IDENTITY_SESSION_EARLIEST_POSSIBLE_EXTEND ?? e.IDENTITY_SESSION_LIFESPAN,
     },
     oauth2: oauth2ConfigFrom(e),
+    sessionTokenizer: tokenizerConfigFrom(e),
   };
 }

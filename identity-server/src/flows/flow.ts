@@ -30,6 +30,8 @@ export interface Flow {
   identityId: string | undefined;
   /** Language of the messages sent for this flow ("en" or "es"). */
   locale: string;
+  /** API login/registration with `return_session_token_exchange_code=true`: the init code. */
+  sessionTokenExchangeCode?: string | undefined;
   /** Answer-only: what the client should do next (never stored, as in Kratos' responses). */
   continueWith?: ContinueWith[];
   /** Answer-only: the `transient_payload` of the submission being answered. */
@@ -59,6 +61,9 @@ export function flowJson(flow: Flow, extras: FlowJsonExtras = {}): Record<string
   const transientPayload = flow.transientPayload
     ? { transient_payload: flow.transientPayload }
     : {};
+  const exchangeCode = flow.sessionTokenExchangeCode
+    ? { session_token_exchange_code: flow.sessionTokenExchangeCode }
+    : {};
   switch (flow.kind) {
     case "login": {
       const { id, ...rest } = common;
@@ -70,11 +75,12 @@ export function flowJson(flow: Flow, extras: FlowJsonExtras = {}): Record<string
         updated_at: flow.updatedAt.toISOString(),
         refresh: flow.refresh,
         requested_aal: flow.requestedAal,
+        ...exchangeCode,
         state: flow.state,
       };
     }
     case "registration":
-      return { ...common, organization_id: null, state: flow.state };
+      return { ...common, organization_id: null, ...exchangeCode, state: flow.state };
     case "recovery":
       return { ...common, state: flow.state, ...continueWith, ...transientPayload };
     case "verification":

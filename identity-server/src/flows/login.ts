@@ -13,6 +13,10 @@ import {
 } from "../methods/password/login.ts";
 import { totpLogin } from "../methods/totp/totp-login.ts";
 import { fetchSession, type ActiveSession } from "../session/session-manager.ts";
+import {
+  prepareSessionTokenExchange,
+  wantsSessionTokenExchange,
+} from "../session/token-exchange.ts";
 import { findFlow, insertFlow } from "../store/flows.ts";
 import { uiText } from "../text/messages.ts";
 import { csrfNode, upsertNode, type SortOptions } from "../ui/nodes.ts";
@@ -56,7 +60,9 @@ async function createLoginFlow(
     );
   }
   const active = await fetchSession(ctx, request);
+  let storeExchange: ReturnType<typeof prepareSessionTokenExchange> | undefined;
   if (!active) {
+    if (wantsSessionTokenExchange(flow)) storeExchange = prepareSessionTokenExchange(flow);
     if (flow.requestedAal === "aal2") throw sessionRequiredForHigherAal();
     flow.refresh = false;
     populatePasswordLogin(ctx, flow);
@@ -74,7 +80,10 @@ async function createLoginFlow(
   }
   if (type === "browser") upsertNode(flow.ui, csrfNode(csrfTokenFor(request, reply, ctx.cookies)));
   sorted(flow, loginSort);
-  await insertFlow(ctx.db, flow);
+  await ctx.db.transaction().execute(async (trx) => {
+    await insertFlow(trx, flow);
+    await storeExchange?.(trx, ctx.now());
+  });
   return flow;
 }
 

@@ -18,6 +18,10 @@ import {
   persistSession,
 } from "../session/session-manager.ts";
 import { sessionJson } from "../session/session.ts";
+import {
+  prepareSessionTokenExchange,
+  wantsSessionTokenExchange,
+} from "../session/token-exchange.ts";
 import { findFlow, insertFlow, updateFlow } from "../store/flows.ts";
 import { DuplicateIdentityError, insertIdentity } from "../store/identities.ts";
 import { identityJson } from "../identity/identity.ts";
@@ -66,7 +70,13 @@ async function createRegistrationFlow(
   populatePasswordRegistration(flow);
   if (type === "browser") upsertNode(flow.ui, csrfNode(csrfTokenFor(request, reply, ctx.cookies)));
   sorted(flow, registrationSort(ctx));
-  await insertFlow(ctx.db, flow);
+  const storeExchange = wantsSessionTokenExchange(flow)
+    ? prepareSessionTokenExchange(flow)
+    : undefined;
+  await ctx.db.transaction().execute(async (trx) => {
+    await insertFlow(trx, flow);
+    await storeExchange?.(trx, ctx.now());
+  });
   return flow;
 }
 

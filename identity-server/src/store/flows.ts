@@ -23,6 +23,7 @@ function toRow(flow: Flow): FlowsTable {
     submit_count: flow.submitCount,
     identity_id: flow.identityId ?? null,
     locale: flow.locale,
+    session_token_exchange_code: flow.sessionTokenExchangeCode ?? null,
   };
 }
 
@@ -47,6 +48,7 @@ function fromRow(row: FlowsTable): Flow {
     submitCount: row.submit_count,
     identityId: row.identity_id ?? undefined,
     locale: row.locale ?? "en",
+    sessionTokenExchangeCode: row.session_token_exchange_code ?? undefined,
   };
 }
 

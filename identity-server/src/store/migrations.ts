@@ -289,6 +289,32 @@ export const migrations: Migration[] = [
         .execute();
     },
   },
+  {
+    version: 4,
+    name: "session-token-exchange",
+    async up(db) {
+      await db.schema
+        .alterTable("selfservice_flows")
+        .addColumn("session_token_exchange_code", "text")
+        .execute();
+      await db.schema
+        .createTable("session_token_exchanges")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("flow_id", "text", (c) =>
+          c.notNull().references("selfservice_flows.id").onDelete("cascade"),
+        )
+        .addColumn("init_code", "text", (c) => c.notNull().unique())
+        .addColumn("return_to_code", "text", (c) => c.notNull())
+        .addColumn("created_at", "text", (c) => c.notNull())
+        .addColumn("updated_at", "text", (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex("session_token_exchanges_flow_id")
+        .on("session_token_exchanges")
+        .column("flow_id")
+        .execute();
+    },
+  },
 ];
 
 /** Applies every migration not yet recorded, each in its own transaction. */

@@ -106,6 +106,21 @@ export interface FlowsTable {
   identity_id: string | null;
   /** The language messages for this flow are written in ("en", "es"). */
   locale: string | null;
+  /** API login/registration: the init code of its session token exchange (Kratos' field). */
+  session_token_exchange_code: string | null;
+}
+
+/**
+ * Kratos' session_token_exchanges: an API flow's two codes. Kratos also records the session once
+ * the flow finishes in a browser (social sign-in), which never happens here, so there is no column.
+ */
+export interface SessionTokenExchangesTable {
+  id: string;
+  flow_id: string;
+  init_code: string;
+  return_to_code: string;
+  created_at: string;
+  updated_at: string;
 }
 
 export interface OneTimeCodesTable {
@@ -205,6 +220,7 @@ export interface Database {
   courier_message_dispatches: CourierDispatchesTable;
   totp_used_steps: TotpUsedStepsTable;
   trusted_devices: TrustedDevicesTable;
+  session_token_exchanges: SessionTokenExchangesTable;
   schema_migrations: MigrationsTable;
 }
 

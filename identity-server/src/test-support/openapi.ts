@@ -12,6 +12,8 @@ import addFormats from "ajv-formats";
 //   there is no flow to render into (garbled id), with the generic error: both are accepted.
 // - Formats only Go knows (`uuid4`, `int64`, …) are accepted as written.
 // - `courierMessageType` lists "email" and "phone", but Kratos' MessageType encodes SMS as "sms".
+// - GET /sessions/token-exchange answers a pending exchange 422 with the login or registration
+//   flow (session/handler.go exchangeCode writes the flow), though the spec names errorGeneric.
 
 const specUrl = new URL("../../../vendor/ory/kratos-openapi.json", import.meta.url);
 
@@ -94,6 +96,16 @@ function responseSchema(
   return validate;
 }
 
+// Bodies Kratos sends beside the one the spec names, per "METHOD path status".
+const alsoSent: Record<string, string[]> = {
+  "GET /sessions/token-exchange 422": ["loginFlow", "registrationFlow"],
+};
+
+function matchesComponent(name: string, body: unknown): boolean {
+  const validate = ajv.getSchema(`kratos#/components/schemas/${name}`);
+  return validate ? validate(body) === true : false;
+}
+
 /** Throws when `body` is not what the spec promises for this operation and status. */
 export function assertMatchesSpec(
   method: string,
@@ -101,6 +113,8 @@ export function assertMatchesSpec(
   status: number,
   body: unknown,
 ): void {
+  const extra = alsoSent[`${method} ${path} ${status}`];
+  if (extra?.some((name) => matchesComponent(name, body))) return;
   const validate = responseSchema(method, path, status);
   if (!validate) {
     if (body !== undefined)
