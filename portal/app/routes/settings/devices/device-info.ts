@@ -29,6 +29,8 @@ const desktopSystems = new Set([
 
 /** What a user agent says about the device: its kind, browser and system with versions. */
 export function describeDevice(userAgent: string): DeviceInfo {
+  // Given nothing, the parser would describe the browser it runs in: not this entry's device.
+  if (userAgent.trim() === "") return { kind: "unknown", browser: undefined, os: undefined };
   const result = new UAParser(userAgent).getResult();
   const named = (name: string | undefined, version: string | undefined) =>
     name ? [name, version].filter(Boolean).join(" ") : undefined;
