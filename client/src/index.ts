@@ -1,5 +1,12 @@
-export { createIdentityClient } from "./identity-client.ts";
-export type { IdentityClient, IdentityClientOptions } from "./identity-client.ts";
+export { browserBasePath, createIdentityClient } from "./identity-client.ts";
+export type {
+  IdentityClient,
+  IdentityClientOptions,
+  OAuth2Credentials,
+} from "./identity-client.ts";
+export type { ClientLogger, FingerprintGetter } from "./request-headers.ts";
+export { requiredParameterMessage } from "./required-parameters.ts";
+export { RequiredError } from "@ory/client-fetch";
 export type { ApiResponse } from "@ory/client-fetch";
 export { SelfServiceApi } from "./self-service-api.ts";
 export type {
