@@ -13,6 +13,8 @@ export type {
   CodeMfaSettingsBody,
   PortalLoginBody,
   PortalSettingsBody,
+  PortalVerificationBody,
+  SmsResendVerificationBody,
   UntrustDeviceSettingsBody,
 } from "./self-service-api.ts";
 export { readIdentityAnswer, readIdentityResponse } from "./identity-response.ts";

@@ -4,6 +4,7 @@ import type {
   InitOverrideFunction,
   UpdateLoginFlowBody,
   UpdateSettingsFlowBody,
+  UpdateVerificationFlowBody,
 } from "@ory/client-fetch";
 
 /**
@@ -30,8 +31,20 @@ export type PortalSettingsBody =
   UpdateSettingsFlowBody | CodeMfaSettingsBody | UntrustDeviceSettingsBody;
 
 /**
+ * Resending a verification code to a phone number: spec §7's resend button posts `method: "code"`
+ * with the number in `sms` (the SDK's model only knows `email`).
+ */
+export interface SmsResendVerificationBody {
+  method: "code";
+  sms: string;
+  csrf_token?: string;
+}
+
+export type PortalVerificationBody = UpdateVerificationFlowBody | SmsResendVerificationBody;
+
+/**
  * Submissions the generated SDK cannot make: its serialisers keep only the fields of Kratos'
- * own methods, so `trust_device`, `code_mfa_*` and `totp_device_untrust` would be dropped. The
+ * own methods, so `trust_device`, `code_mfa_*`, `totp_device_untrust` and `sms` would be dropped. The
  * body goes out as JSON exactly as given, through the same configuration (base path, headers,
  * manual redirects) as the SDK's own calls, and answers the same way (non-2xx throw
  * ResponseError), so readIdentityAnswer reads them like any other call.
@@ -49,6 +62,18 @@ export class SelfServiceApi extends BaseAPI {
     initOverrides?: RequestInit | InitOverrideFunction,
   ): Promise<ApiResponse<unknown>> {
     return this.submit("/self-service/settings", parameters.flow, parameters.body, initOverrides);
+  }
+
+  async updateVerificationFlowRaw(
+    parameters: { flow: string; body: PortalVerificationBody },
+    initOverrides?: RequestInit | InitOverrideFunction,
+  ): Promise<ApiResponse<unknown>> {
+    return this.submit(
+      "/self-service/verification",
+      parameters.flow,
+      parameters.body,
+      initOverrides,
+    );
   }
 
   private async submit(
