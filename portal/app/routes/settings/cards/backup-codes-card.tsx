@@ -29,7 +29,7 @@ export function BackupCodesCard({ flow, nodes }: SettingsCardProps) {
   const codesNode = nodes.find(isBackupCodesNode);
   const listLabel = codesNode && nodeLabel(codesNode);
   const file = backupCodesFile(
-    t("settings.backupCodes.fileTitle"),
+    t("settings.backupCodes.fileTitle", { brand: t("brand.name") }),
     t("settings.backupCodes.fileNote"),
     clear,
   );
