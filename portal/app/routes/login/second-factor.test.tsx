@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { renderRoute } from "../../../test/route-stub.tsx";
 import { vendorJson } from "../../../test/vendor-flows.ts";
 import type { Locale } from "../../i18n/locales.ts";
-import Login from "./route.tsx";
+import Login, { shouldRevalidate } from "./route.tsx";
 
 /** The identity service's checkbox, as it adds it after the CSRF token (group default). */
 const trustDevice = {
@@ -215,5 +215,32 @@ describe("the second-factor sign-in", () => {
       screen.getByRole("checkbox", { name: "Confiar en este dispositivo durante 30 días" }),
     ).toBeInTheDocument();
     expect(screen.getByRole("link", { name: "Probar de otra forma" })).toBeInTheDocument();
+  });
+});
+
+describe("choosing a method", () => {
+  const args = (current: string, next: string, formMethod?: "GET" | "POST") => ({
+    currentUrl: new URL(current, "http://localhost"),
+    nextUrl: new URL(next, "http://localhost"),
+    currentParams: { lang: "en" },
+    nextParams: { lang: "en" },
+    formMethod,
+    defaultShouldRevalidate: true,
+  });
+
+  it("does not ask the identity service for the flow again", () => {
+    expect(
+      shouldRevalidate(
+        args("/en/login?flow=f2&aal=aal2", "/en/login?flow=f2&aal=aal2&method=choose&from=totp"),
+      ),
+    ).toBe(false);
+    expect(
+      shouldRevalidate(args("/en/login?flow=f2&method=choose", "/en/login?flow=f2&method=code")),
+    ).toBe(false);
+  });
+
+  it("still reloads for another flow or after a submission", () => {
+    expect(shouldRevalidate(args("/en/login?flow=f2", "/en/login?flow=f3&method=code"))).toBe(true);
+    expect(shouldRevalidate(args("/en/login?flow=f2", "/en/login?flow=f2", "POST"))).toBe(true);
   });
 });
