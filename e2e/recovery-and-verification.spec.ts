@@ -90,7 +90,7 @@ test("a wrong verification code is explained", async ({ page }) => {
 test("a phone number is verified by a code sent by SMS", async ({ page }) => {
   const email = uniqueEmail("verify-phone");
   const phone = `+1202555${String(Math.floor(1000 + Math.random() * 8999))}`;
-  await createPerson(email, strongPassword, { phone });
+  await createPerson(email, { traits: { phone } });
   await page.goto("/en/verification");
   await page.getByRole("button", { name: "Use phone instead" }).click();
   await page.getByLabel("Phone number").fill(phone);

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { expect } from "@playwright/test";
-import { identityAdminUrl, mailboxUrl } from "./playwright.config.ts";
+import { expect, type Page } from "@playwright/test";
+import { TOTP } from "otpauth";
+import { mainStack, type Stack } from "./stacks.ts";
 
 export const strongPassword = "Correct-Horse-Battery-9";
 
@@ -8,48 +9,90 @@ export function uniqueEmail(prefix: string): string {
   return `${prefix}-${randomUUID().slice(0, 8)}@example.org`;
 }
 
+type PersonOptions = { password?: string; traits?: Record<string, string>; verified?: boolean };
+
 /** Creates a person with a password directly through the identity service's admin API. */
 export async function createPerson(
   email: string,
-  password = strongPassword,
-  moreTraits: Record<string, string> = {},
+  options: PersonOptions = {},
+  stack: Stack = mainStack,
 ): Promise<string> {
-  const response = await fetch(`${identityAdminUrl}/admin/identities`, {
+  const body: Record<string, unknown> = {
+    schema_id: "default",
+    traits: { email, ...options.traits },
+    credentials: { password: { config: { password: options.password ?? strongPassword } } },
+  };
+  if (options.verified) {
+    body.verifiable_addresses = [
+      { value: email, via: "email", verified: true, status: "completed" },
+    ];
+  }
+  const response = await fetch(`${stack.identityAdminUrl}/admin/identities`, {
     method: "POST",
     headers: { "content-type": "application/json", accept: "application/json" },
-    body: JSON.stringify({
-      schema_id: "default",
-      traits: { email, ...moreTraits },
-      credentials: { password: { config: { password } } },
-    }),
+    body: JSON.stringify(body),
   });
   if (response.status !== 201) {
     throw new Error(`creating ${email} answered ${response.status}: ${await response.text()}`);
   }
-  const body = (await response.json()) as { id: string };
-  return body.id;
+  const created = (await response.json()) as { id: string };
+  return created.id;
 }
 
 type MailboxMessage = { code: string | null; template_type: string; created_at: string };
 
 /**
  * The newest one-time code the mailbox holds for an address and template, once the courier has
- * delivered it (delivery is asynchronous, so this waits for it).
+ * delivered it (delivery is asynchronous, so this waits for it). `other` skips a code already used.
  */
-export async function latestCode(address: string, template: string): Promise<string> {
+export async function latestCode(
+  address: string,
+  template: string,
+  stack: Stack = mainStack,
+  other?: string,
+): Promise<string> {
   let code: string | null = null;
   await expect
     .poll(
       async () => {
         const response = await fetch(
-          `${mailboxUrl}/messages.json?to=${encodeURIComponent(address)}`,
+          `${stack.mailboxUrl}/messages.json?to=${encodeURIComponent(address)}`,
         );
         const messages = (await response.json()) as MailboxMessage[];
         code = messages.find((message) => message.template_type === template)?.code ?? null;
-        return code;
+        return code !== null && code !== other;
       },
       { message: `a ${template} code for ${address}` },
     )
-    .not.toBeNull();
+    .toBe(true);
   return code ?? "";
+}
+
+/** Signs in with a password on the portal's login page (first step only). */
+export async function signInWithPassword(
+  page: Page,
+  email: string,
+  password = strongPassword,
+  stack: Stack = mainStack,
+): Promise<void> {
+  await page.goto(`${stack.portalUrl}/en/login`);
+  await page.getByLabel("E-Mail").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Sign in with password" }).click();
+}
+
+/**
+ * Authenticator-app codes for one secret. The identity service accepts each 30-second step once
+ * and allows one step of drift, so each call returns the code of a step not used before.
+ */
+export function authenticatorApp(secret: string): () => string {
+  const totp = new TOTP({ secret, digits: 6, period: 30, algorithm: "SHA1" });
+  const used = new Set<number>();
+  return () => {
+    const now = Math.floor(Date.now() / 1000 / 30);
+    const step = [now, now + 1, now - 1].find((candidate) => !used.has(candidate));
+    if (step === undefined) throw new Error("every step within the drift window is used");
+    used.add(step);
+    return totp.generate({ timestamp: step * 30_000 });
+  };
 }

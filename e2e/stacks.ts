@@ -1,0 +1,53 @@
+/**
+ * The e2e tests run two copies of the whole system, each on its own ports and with a fresh data
+ * directory, so a developer's `npm start` and its data are never touched. The "timed" copy has
+ * short time limits (privileged session, idle timeout) for the tests about time running out.
+ */
+export type Stack = {
+  portalUrl: string;
+  demoUrl: string;
+  identityAdminUrl: string;
+  mailboxUrl: string;
+  env: Record<string, string>;
+};
+
+function stack(offset: number, limits: Record<string, string>): Stack {
+  const port = {
+    portal: 3100 + offset,
+    demo: 4100 + offset,
+    identityPublic: 4533 + offset,
+    identityAdmin: 4534 + offset,
+    mailbox: 4536 + offset,
+    oauth2Public: 4544 + offset,
+    oauth2Admin: 4545 + offset,
+  };
+  return {
+    portalUrl: `http://localhost:${port.portal}`,
+    demoUrl: `http://localhost:${port.demo}`,
+    identityAdminUrl: `http://127.0.0.1:${port.identityAdmin}`,
+    mailboxUrl: `http://127.0.0.1:${port.mailbox}`,
+    env: {
+      PORTAL_PORT: String(port.portal),
+      DEMO_PORT: String(port.demo),
+      IDENTITY_PUBLIC_PORT: String(port.identityPublic),
+      IDENTITY_ADMIN_PORT: String(port.identityAdmin),
+      IDENTITY_MAILBOX_PORT: String(port.mailbox),
+      IDENTITY_OAUTH2_PUBLIC_PORT: String(port.oauth2Public),
+      IDENTITY_OAUTH2_ADMIN_PORT: String(port.oauth2Admin),
+      LOG_LEVEL: "warn",
+      IDENTITY_LOG_LEVEL: "warn",
+      ...limits,
+    },
+  };
+}
+
+export const mainStack = stack(0, {});
+
+/** Seconds a fresh sign-in stays privileged on the timed stack. */
+export const timedPrivilegedSeconds = 4;
+
+export const timedStack = stack(50, {
+  IDENTITY_PRIVILEGED_SESSION_MAX_AGE: `${timedPrivilegedSeconds}s`,
+  PORTAL_IDLE_TIMEOUT_MS: "8000",
+  PORTAL_IDLE_PROMPT_MS: "5000",
+});
