@@ -46,7 +46,11 @@ export const mainStack = stack(0, {});
 /** Seconds a fresh sign-in stays privileged on the timed stack. */
 export const timedPrivilegedSeconds = 4;
 
+/** Seconds a self-service flow lives on the timed stack. */
+export const timedFlowSeconds = 15;
+
 export const timedStack = stack(50, {
+  IDENTITY_FLOW_LIFESPAN: `${timedFlowSeconds}s`,
   IDENTITY_PRIVILEGED_SESSION_MAX_AGE: `${timedPrivilegedSeconds}s`,
   PORTAL_IDLE_TIMEOUT_MS: "8000",
   PORTAL_IDLE_PROMPT_MS: "5000",
