@@ -1,14 +1,9 @@
 import { sql, type Kysely } from "kysely";
+import { applyMigrations, type Migration } from "./migration-runner.ts";
 import type { Database } from "./schema.ts";
 
-interface Migration {
-  version: number;
-  name: string;
-  up(db: Kysely<Database>): Promise<void>;
-}
-
 // Append new migrations at the end; never edit one that has shipped.
-export const migrations: Migration[] = [
+export const migrations: Migration<Database>[] = [
   {
     version: 1,
     name: "identities-sessions-flows",
@@ -317,34 +312,9 @@ export const migrations: Migration[] = [
   },
 ];
 
-/** Applies every migration not yet recorded, each in its own transaction. */
+/** Applies every identity-store migration not yet recorded in `schema_migrations`. */
 export async function migrate(db: Kysely<Database>): Promise<number[]> {
-  await db.schema
-    .createTable("schema_migrations")
-    .ifNotExists()
-    .addColumn("version", "integer", (c) => c.primaryKey())
-    .addColumn("name", "text", (c) => c.notNull())
-    .addColumn("applied_at", "text", (c) => c.notNull())
-    .execute();
-  const done = new Set(
-    (await db.selectFrom("schema_migrations").select("version").execute()).map((r) => r.version),
-  );
-  const applied: number[] = [];
-  for (const migration of migrations) {
-    if (done.has(migration.version)) continue;
-    await db.transaction().execute(async (trx) => {
-      await migration.up(trx);
-      await trx
-        .insertInto("schema_migrations")
-        .values({
-          version: migration.version,
-          name: migration.name,
-          applied_at: new Date().toISOString(),
-        })
-        .execute();
-    });
-    applied.push(migration.version);
-  }
+  const applied = await applyMigrations(db, "schema_migrations", migrations, () => new Date());
   await sql`PRAGMA optimize`.execute(db);
   return applied;
 }

@@ -1,16 +1,11 @@
 import { sql } from "kysely";
-import type { OAuth2Db } from "./oauth2-tables.ts";
-
-interface Migration {
-  version: number;
-  name: string;
-  up(db: OAuth2Db): Promise<void>;
-}
+import { applyMigrations, type Migration } from "../../store/migration-runner.ts";
+import type { OAuth2Db, OAuth2Tables } from "./oauth2-tables.ts";
 
 // The OAuth2 service keeps its own migration list (table oauth2_migrations) so that its schema
 // changes never collide with the numbering of the identity store's migrations.
 // Append new migrations at the end; never edit one that has shipped.
-export const oauth2Migrations: Migration[] = [
+export const oauth2Migrations: Migration<OAuth2Tables>[] = [
   {
     version: 1,
     name: "oauth2-provider-and-hydra-facade",
@@ -159,34 +154,9 @@ export const oauth2Migrations: Migration[] = [
   },
 ];
 
-/** Applies every OAuth2 migration not yet recorded, each in its own transaction. */
+/** Applies every OAuth2 migration not yet recorded in `oauth2_migrations`. */
 export async function migrateOAuth2(db: OAuth2Db, now: () => Date): Promise<number[]> {
-  await db.schema
-    .createTable("oauth2_migrations")
-    .ifNotExists()
-    .addColumn("version", "integer", (c) => c.primaryKey())
-    .addColumn("name", "text", (c) => c.notNull())
-    .addColumn("applied_at", "text", (c) => c.notNull())
-    .execute();
-  const done = new Set(
-    (await db.selectFrom("oauth2_migrations").select("version").execute()).map((r) => r.version),
-  );
-  const applied: number[] = [];
-  for (const migration of oauth2Migrations) {
-    if (done.has(migration.version)) continue;
-    await db.transaction().execute(async (trx) => {
-      await migration.up(trx);
-      await trx
-        .insertInto("oauth2_migrations")
-        .values({
-          version: migration.version,
-          name: migration.name,
-          applied_at: now().toISOString(),
-        })
-        .execute();
-    });
-    applied.push(migration.version);
-  }
+  const applied = await applyMigrations(db, "oauth2_migrations", oauth2Migrations, now);
   if (applied.length > 0) await sql`PRAGMA optimize`.execute(db);
   return applied;
 }
