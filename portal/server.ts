@@ -11,6 +11,8 @@ import { pino } from "pino";
 import type { RouterContextProvider, ServerBuild } from "react-router";
 import { getConfig } from "./app/config.server.ts";
 import type { RequestInfo } from "./app/http/request-context.ts";
+import { sessionEntropyName } from "./app/http/session-entropy.server.ts";
+import { proxiedEntropy } from "./app/session/proxied-entropy.server.ts";
 
 // Read and validated once: a bad variable stops start-up with its name in the message.
 const config = getConfig();
@@ -47,7 +49,8 @@ app.use((req: Request, res: Response, next: NextFunction) => {
     log.info({
       correlationId: meta.correlationId,
       method: req.method,
-      path: req.path,
+      // The whole path (req.path drops a mount's prefix, as /api/kratos'), never the query.
+      path: req.originalUrl.split("?")[0],
       status: res.statusCode,
       ms: Math.round(performance.now() - started),
     });
@@ -63,9 +66,13 @@ app.use(
     changeOrigin: true,
     xfwd: true,
     on: {
-      proxyReq: (proxyReq, _req, res) => {
+      proxyReq: (proxyReq, req, res) => {
         const meta = requestMeta.get(res);
         if (meta) proxyReq.setHeader("x-correlation-id", meta.correlationId);
+        // The browser's fingerprint (its cookie, when no header) goes on as the header (spec §7).
+        const entropy = proxiedEntropy(req.headers);
+        proxyReq.removeHeader(sessionEntropyName);
+        if (entropy) proxyReq.setHeader(sessionEntropyName, entropy);
       },
     },
   }),

@@ -13,6 +13,11 @@ describe("parseConfig", () => {
       supportUrl: "mailto:support@example.gov",
       cookieDomain: undefined,
       logLevel: "info",
+      session: {
+        idleTimeoutMs: 3_600_000,
+        promptBeforeIdleMs: 300_000,
+        fingerprintRevalidateMs: 900_000,
+      },
     });
   });
 
@@ -26,6 +31,9 @@ describe("parseConfig", () => {
       SUPPORT_URL: "https://help.example.gov",
       COOKIE_DOMAIN: "example.gov",
       LOG_LEVEL: "warn",
+      PORTAL_IDLE_TIMEOUT_MS: "8000",
+      PORTAL_IDLE_PROMPT_MS: "5000",
+      PORTAL_FINGERPRINT_REVALIDATE_MS: "60000",
     });
     expect(config).toMatchObject({
       host: "0.0.0.0",
@@ -35,6 +43,7 @@ describe("parseConfig", () => {
       identityBrowserUrl: "https://login.example.gov/api/kratos",
       cookieDomain: "example.gov",
       logLevel: "warn",
+      session: { idleTimeoutMs: 8000, promptBeforeIdleMs: 5000, fingerprintRevalidateMs: 60_000 },
     });
   });
 
@@ -53,7 +62,21 @@ describe("parseConfig", () => {
     ["SUPPORT_URL", "javascript:alert(1)"],
     ["COOKIE_DOMAIN", "bad domain;"],
     ["LOG_LEVEL", "loud"],
+    ["PORTAL_IDLE_TIMEOUT_MS", "an hour"],
+    ["PORTAL_IDLE_TIMEOUT_MS", "0"],
+    ["PORTAL_IDLE_TIMEOUT_MS", "2147483647"],
+    ["PORTAL_IDLE_PROMPT_MS", "1.5"],
+    ["PORTAL_FINGERPRINT_REVALIDATE_MS", "-1"],
   ])("rejects a bad %s and names it", (name, value) => {
     expect(() => parseConfig({ [name]: value })).toThrow(new RegExp(`${name}: `));
+  });
+
+  it("rejects a prompt that would open before the session starts counting down", () => {
+    expect(() =>
+      parseConfig({ PORTAL_IDLE_TIMEOUT_MS: "5000", PORTAL_IDLE_PROMPT_MS: "5000" }),
+    ).toThrow(/PORTAL_IDLE_PROMPT_MS: must be shorter than PORTAL_IDLE_TIMEOUT_MS/);
+    expect(() => parseConfig({ PORTAL_IDLE_TIMEOUT_MS: "200000" })).toThrow(
+      /PORTAL_IDLE_PROMPT_MS: must be shorter/,
+    );
   });
 });

@@ -1,8 +1,16 @@
 import { z } from "zod";
+import type { SessionSettings } from "./session/session-settings.ts";
 
 const httpUrl = z
   .url({ protocol: /^https?$/, error: "must be an http(s) URL" })
   .transform((value) => value.replace(/\/+$/, ""));
+
+/** Browser timers take at most a signed 32-bit delay; longer ones would fire at once. */
+const milliseconds = z.coerce
+  .number({ error: "must be a number of milliseconds" })
+  .int({ error: "must be a whole number of milliseconds" })
+  .min(1, { error: "must be at least 1 ms" })
+  .max(2_147_483_646, { error: "must be at most 2147483646 ms (about 24.8 days)" });
 
 const configSchema = z.object({
   PORTAL_HOST: z.string().min(1).default("127.0.0.1"),
@@ -24,7 +32,16 @@ const configSchema = z.object({
     .regex(/^[a-z0-9.-]+$/i, "must be a bare domain such as example.gov")
     .optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  PORTAL_IDLE_TIMEOUT_MS: milliseconds.default(3_600_000),
+  PORTAL_IDLE_PROMPT_MS: milliseconds.default(300_000),
+  PORTAL_FINGERPRINT_REVALIDATE_MS: milliseconds.default(900_000),
 });
+
+/** The prompt opens this long before the timeout, so it must be the shorter of the two. */
+const checkedSchema = configSchema.refine(
+  (env) => env.PORTAL_IDLE_PROMPT_MS < env.PORTAL_IDLE_TIMEOUT_MS,
+  { path: ["PORTAL_IDLE_PROMPT_MS"], error: "must be shorter than PORTAL_IDLE_TIMEOUT_MS" },
+);
 
 export interface PortalConfig {
   host: string;
@@ -39,12 +56,14 @@ export interface PortalConfig {
   supportUrl: string;
   cookieDomain: string | undefined;
   logLevel: z.infer<typeof configSchema>["LOG_LEVEL"];
+  /** Idle timeout and fingerprint timing, sent to the browser with the root loader's data. */
+  session: SessionSettings;
 }
 
 export function parseConfig(env: Record<string, string | undefined>): PortalConfig {
   // An empty variable means "not set", so the default applies instead of a parse error.
   const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ""));
-  const result = configSchema.safeParse(present);
+  const result = checkedSchema.safeParse(present);
   if (!result.success) {
     const problems = result.error.issues.map(
       (issue) => `${issue.path.join(".")}: ${issue.message}`,
@@ -62,6 +81,11 @@ export function parseConfig(env: Record<string, string | undefined>): PortalConf
     supportUrl: env_.SUPPORT_URL,
     cookieDomain: env_.COOKIE_DOMAIN,
     logLevel: env_.LOG_LEVEL,
+    session: {
+      idleTimeoutMs: env_.PORTAL_IDLE_TIMEOUT_MS,
+      promptBeforeIdleMs: env_.PORTAL_IDLE_PROMPT_MS,
+      fingerprintRevalidateMs: env_.PORTAL_FINGERPRINT_REVALIDATE_MS,
+    },
   };
 }
 

@@ -19,6 +19,7 @@ import { detectLocale } from "./i18n/detect-locale.server.ts";
 import { defaultLocale, isLocale } from "./i18n/locales.ts";
 import { createTranslator } from "./i18n/translator.ts";
 import { TranslatorProvider, useTranslator } from "./i18n/translator-context.tsx";
+import { SessionLifecycle } from "./session/session-lifecycle.tsx";
 import { defaultTheme, isTheme, themeCookie, themeCookieName } from "./theme/theme.ts";
 import type { Theme } from "./theme/theme.ts";
 import { ThemeContext } from "./theme/theme-context.tsx";
@@ -34,6 +35,7 @@ export function loader({ request, params }: Route.LoaderArgs) {
     messages: catalogueFor(locale),
     theme: isTheme(theme) ? theme : defaultTheme,
     cookieDomain: config.cookieDomain,
+    session: config.session,
     links: {
       ssoPortalUrl: config.ssoPortalUrl,
       supportUrl: config.supportUrl,
@@ -87,6 +89,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
       <AppShell links={loaderData.links}>
         <Outlet />
       </AppShell>
+      <SessionLifecycle settings={loaderData.session} />
     </TranslatorProvider>
   );
 }
