@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { identityErrors, loginFlowSaying } from "../../test/identity-errors.ts";
 import { vendorJson } from "../../test/vendor-flows.ts";
 import { pickContinueWith } from "./continue-with.ts";
 import { classifyIdentityAnswer } from "./identity-outcome.ts";
@@ -23,16 +24,15 @@ describe("classifyIdentityAnswer", () => {
     });
   });
 
-  it("follows a 410's use_flow_id to the replacement flow", () => {
-    const body = {
-      error: { id: "self_service_flow_expired", code: 410, status: "Gone", message: "expired" },
-      expired_at: "2026-11-21T10:00:00Z",
-      since: 3600000000000,
-      use_flow_id: "9a7b2c1d-0000-4000-8000-000000000001",
-    };
-    expect(classifyIdentityAnswer({ status: 410, body })).toEqual({
+  it("follows a 410's use_flow_id to the replacement flow, saying whether it expired", () => {
+    expect(classifyIdentityAnswer(identityErrors.flowExpired("f2"))).toEqual({
       kind: "use-flow",
-      flowId: "9a7b2c1d-0000-4000-8000-000000000001",
+      flowId: "f2",
+      expired: true,
+    });
+    expect(classifyIdentityAnswer(identityErrors.flowReplaced("v2"))).toEqual({
+      kind: "use-flow",
+      flowId: "v2",
     });
   });
 
@@ -55,22 +55,33 @@ describe("classifyIdentityAnswer", () => {
     });
   });
 
-  it("follows redirect_browser_to on 403 session_aal2_required, else asks for aal2 login", () => {
-    const withUrl = {
-      error: { id: "session_aal2_required", code: 403 },
-      redirect_browser_to: "http://localhost:3000/api/kratos/self-service/login/browser?aal=aal2",
+  it("keeps redirect_browser_to of 403 session_aal2_required, from the top or the details", () => {
+    expect(classifyIdentityAnswer(identityErrors.aal2Required())).toEqual({
+      kind: "aal2-required",
+      url: "http://localhost:3000/api/kratos/self-service/login/browser?aal=aal2",
+    });
+    const detailsOnly = {
+      error: {
+        id: "session_aal2_required",
+        code: 403,
+        details: { redirect_browser_to: "http://localhost:3000/api/kratos/x" },
+      },
     };
-    expect(classifyIdentityAnswer({ status: 403, body: withUrl })).toMatchObject({
-      kind: "redirect",
+    expect(classifyIdentityAnswer({ status: 403, body: detailsOnly })).toEqual({
+      kind: "aal2-required",
+      url: "http://localhost:3000/api/kratos/x",
     });
     expect(
       classifyIdentityAnswer({ status: 403, body: { error: { id: "session_aal2_required" } } }),
-    ).toEqual({ kind: "needs-login", refresh: false, aal2: true });
+    ).toEqual({ kind: "aal2-required" });
   });
 
-  it("starts a new flow on a CSRF violation and on an unknown flow (404)", () => {
-    const csrf = { error: { id: "security_csrf_violation", code: 403, reason: "mismatch" } };
-    expect(classifyIdentityAnswer({ status: 403, body: csrf })).toEqual({
+  it("starts a new flow on a CSRF violation, an identity mismatch and an unknown flow (404)", () => {
+    expect(classifyIdentityAnswer(identityErrors.identityMismatch)).toEqual({
+      kind: "restart",
+      reason: "identity-mismatch",
+    });
+    expect(classifyIdentityAnswer(identityErrors.csrfViolation)).toEqual({
       kind: "restart",
       reason: "csrf",
     });
@@ -82,23 +93,36 @@ describe("classifyIdentityAnswer", () => {
     ).toEqual({ kind: "restart", reason: "not-found" });
   });
 
-  it("recognises an existing session and a missing one", () => {
-    const already = { error: { id: "session_already_available", code: 400 } };
-    expect(classifyIdentityAnswer({ status: 400, body: already })).toEqual({
+  it("recognises an existing session, noting Kratos' hint to set refresh=true", () => {
+    expect(classifyIdentityAnswer(identityErrors.sessionAlreadyAvailable)).toEqual({
+      kind: "session-already-available",
+      refreshHint: true,
+    });
+    const registration = { error: { id: "session_already_available", code: 400 } };
+    expect(classifyIdentityAnswer({ status: 400, body: registration })).toEqual({
       kind: "session-already-available",
     });
-    // whoami's 401 carries no error id in this Kratos version: the status decides.
-    const noSession = { error: { code: 401, status: "Unauthorized" } };
-    expect(classifyIdentityAnswer({ status: 401, body: noSession })).toEqual({
-      kind: "needs-login",
-      refresh: false,
-      aal2: false,
+    expect(classifyIdentityAnswer(loginFlowSaying())).toMatchObject({
+      kind: "flow",
+      refreshHint: true,
     });
   });
 
+  it("tells a missing session (401) by its error id", () => {
+    expect(classifyIdentityAnswer(identityErrors.sessionInactive)).toEqual({
+      kind: "needs-login",
+      inactive: true,
+    });
+    expect(classifyIdentityAnswer(identityErrors.aal1Required)).toEqual({
+      kind: "needs-login",
+      aal1Required: true,
+    });
+    // Settings fetch/submit and whoami answer 401 without an id: the status decides.
+    expect(classifyIdentityAnswer(identityErrors.unauthorized)).toEqual({ kind: "needs-login" });
+  });
+
   it("restarts without the return address when it is forbidden", () => {
-    const body = { error: { id: "self_service_flow_return_to_forbidden", code: 400 } };
-    expect(classifyIdentityAnswer({ status: 400, body })).toEqual({
+    expect(classifyIdentityAnswer(identityErrors.returnToForbidden)).toEqual({
       kind: "restart",
       reason: "return-to-forbidden",
     });
@@ -179,16 +203,10 @@ describe("classifyIdentityAnswer", () => {
     ).toEqual({ kind: "verify-address" });
   });
 
-  it("marks a refresh redirect, so the login page can say why it asks again", () => {
-    const body = {
-      error: { id: "session_refresh_required", code: 403 },
-      redirect_browser_to:
-        "http://localhost:3000/api/kratos/self-service/login/browser?refresh=true",
-    };
-    expect(classifyIdentityAnswer({ status: 403, body })).toEqual({
-      kind: "redirect",
-      url: "http://localhost:3000/api/kratos/self-service/login/browser?refresh=true",
-      refresh: true,
+  it("keeps the refresh login a settings change asks for", () => {
+    expect(classifyIdentityAnswer(identityErrors.refreshRequired("s1"))).toEqual({
+      kind: "refresh-required",
+      url: "http://localhost:3000/api/kratos/self-service/login/browser?refresh=true&return_to=http%3A%2F%2Flocalhost%3A3000%2Fapi%2Fkratos%2Fself-service%2Fsettings%3Fflow%3Ds1",
     });
   });
 
@@ -196,10 +214,17 @@ describe("classifyIdentityAnswer", () => {
     expect(classifyIdentityAnswer({ status: 200, body: { session: { id: "s1" } } })).toMatchObject({
       kind: "success",
     });
-    expect(classifyIdentityAnswer({ status: 500, body: { error: { code: 500 } } })).toEqual({
+    expect(classifyIdentityAnswer(identityErrors.serverError)).toEqual({
       kind: "unknown",
       status: 500,
       errorId: undefined,
+      errorCode: 500,
+    });
+    expect(classifyIdentityAnswer(identityErrors.internalIn400)).toEqual({
+      kind: "unknown",
+      status: 400,
+      errorId: undefined,
+      errorCode: 500,
     });
   });
 });
@@ -242,8 +267,25 @@ describe("pickContinueWith", () => {
     });
   });
 
-  it("finds nothing to do with a session token alone or with no list", () => {
-    expect(pickContinueWith([token])).toBeUndefined();
+  it("finds nothing to do without a list or with an empty one", () => {
     expect(pickContinueWith(undefined)).toBeUndefined();
+    expect(pickContinueWith([])).toBeUndefined();
+  });
+
+  it("refuses a session token, which only API flows get (spec §8)", () => {
+    expect(() => pickContinueWith([token])).toThrow("does not support API flows yet");
+    // Lower in priority than a browser redirect, it never wins over one.
+    expect(pickContinueWith([token, redirect])).toEqual({ url: "http://localhost:4000/" });
+  });
+
+  it("refuses an action it does not know, unless a known one comes first by priority", () => {
+    const unknown = { action: "show_pin_entry_ui", flow: { id: "p1" } };
+    expect(() => pickContinueWith([unknown])).toThrow(
+      'Unknown continue_with action "show_pin_entry_ui"',
+    );
+    expect(pickContinueWith([unknown, verification])).toEqual({
+      page: "verification",
+      flowId: "v1",
+    });
   });
 });

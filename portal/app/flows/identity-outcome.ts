@@ -4,32 +4,50 @@ import { isRecord } from "./node-guards.ts";
 
 /** Why a flow has to be started again. */
 export type RestartReason =
-  "expired" | "csrf" | "not-found" | "return-to-forbidden" | "identity-mismatch";
+  "expired" | "csrf" | "not-found" | "return-to-forbidden" | "identity-mismatch" | "failed";
 
 /**
  * Every answer of the identity service, sorted into what the portal does next (spec §8).
  * Kratos signals ordinary outcomes with error statuses, so status alone is not enough.
  */
 export type IdentityOutcome =
-  /** A flow to (re-)render: a fetch, or a 400 with validation messages / a next step. */
-  | { kind: "flow"; status: number; flow: FlowShape }
+  /**
+   * A flow to (re-)render: a fetch, or a 400 with validation messages / a next step.
+   * `refreshHint`: a 400 whose message tells to sign in with refresh=true (spec §8, login).
+   */
+  | { kind: "flow"; status: number; flow: FlowShape; refreshHint?: boolean }
   /** continue_with told us where to go (already picked by priority). */
   | { kind: "continue"; target: ContinueTarget }
+  /** The browser must go to this URL (422 browser_location_change_required, 3xx). */
+  | { kind: "redirect"; url: string }
+  /** 403 session_aal2_required: the second factor first, at the URL the service named if any. */
+  | { kind: "aal2-required"; url?: string }
+  /** 403 session_refresh_required: a recent sign-in first, at the URL the service named if any. */
+  | { kind: "refresh-required"; url?: string }
   /**
-   * The browser must go to this URL (422 browser_location_change_required, 403 aal2/refresh);
-   * `refresh` when it leads to a re-authentication the user should be told about.
+   * 410 with a replacement flow, or a 303 to it (recovery retries and expiry); `expired` when
+   * the identity service said the old one ran out of time (self_service_flow_expired).
    */
-  | { kind: "redirect"; url: string; refresh?: boolean }
-  /** 410 with a replacement flow, or a 303 to it (recovery retries and expiry). */
-  | { kind: "use-flow"; flowId: string }
+  | { kind: "use-flow"; flowId: string; expired?: boolean }
   /** Sign-in needs a verified address and the identity service named no verification flow. */
   | { kind: "verify-address" }
   | { kind: "restart"; reason: RestartReason }
-  | { kind: "session-already-available" }
-  | { kind: "needs-login"; refresh: boolean; aal2: boolean }
+  | { kind: "session-already-available"; refreshHint?: boolean }
+  /**
+   * 401: no usable session. `inactive` when the service said session_inactive (spec §8: sign in
+   * with refresh=true); `aal1Required` for an aal2 login without any session.
+   */
+  | { kind: "needs-login"; inactive?: boolean; aal1Required?: boolean }
   /** 2xx that asks for nothing further (e.g. a login without continue_with). */
   | { kind: "success"; body: unknown }
-  | { kind: "unknown"; status: number; errorId: string | undefined };
+  | {
+      kind: "unknown";
+      status: number;
+      errorId: string | undefined;
+      /** error.code of the body, which may differ from the status (spec §8: 400 with code 500). */
+      errorCode?: number;
+      refreshHint?: boolean;
+    };
 
 /** The least a body must have to be rendered as a flow. */
 export interface FlowShape {
@@ -66,7 +84,10 @@ export function classifyIdentityAnswer(
   options: { fetched?: boolean } = {},
 ): IdentityOutcome {
   const errorId = errorIdOf(body);
-  const redirectTo = isRecord(body) ? stringOr(body.redirect_browser_to) : undefined;
+  const redirectTo = isRecord(body)
+    ? (stringOr(body.redirect_browser_to) ?? stringOr(errorDetailsOf(body)?.redirect_browser_to))
+    : undefined;
+  const hint = status === 400 && mentionsRefresh(body) ? { refreshHint: true } : {};
 
   if (options.fetched === true && status >= 200 && status < 300 && isFlowShape(body)) {
     return { kind: "flow", status, flow: body };
@@ -77,18 +98,22 @@ export function classifyIdentityAnswer(
     if (isFlowShape(body)) return { kind: "flow", status, flow: body };
     return { kind: "success", body };
   }
-  if (isFlowShape(body)) return { kind: "flow", status, flow: body };
+  if (isFlowShape(body)) return { kind: "flow", status, flow: body, ...hint };
   if (status >= 300 && status < 400 && location) return followLocation(location);
 
   switch (status) {
     case 400:
-      if (errorId === "session_already_available") return { kind: "session-already-available" };
+      if (errorId === "session_already_available") {
+        return { kind: "session-already-available", ...hint };
+      }
       if (errorId === "self_service_flow_return_to_forbidden") {
         return { kind: "restart", reason: "return-to-forbidden" };
       }
       break;
     case 401:
-      return { kind: "needs-login", refresh: false, aal2: false };
+      if (errorId === "session_inactive") return { kind: "needs-login", inactive: true };
+      if (errorId === "session_aal1_required") return { kind: "needs-login", aal1Required: true };
+      return { kind: "needs-login" };
     case 403:
       if (errorId === "security_csrf_violation") return { kind: "restart", reason: "csrf" };
       if (errorId === "session_verified_address_required") {
@@ -98,31 +123,56 @@ export function classifyIdentityAnswer(
       if (errorId === "security_identity_mismatch") {
         return { kind: "restart", reason: "identity-mismatch" };
       }
-      if (errorId === "session_aal2_required" || errorId === "session_refresh_required") {
-        if (redirectTo) {
-          return errorId === "session_refresh_required"
-            ? { kind: "redirect", url: redirectTo, refresh: true }
-            : { kind: "redirect", url: redirectTo };
-        }
-        return {
-          kind: "needs-login",
-          refresh: errorId === "session_refresh_required",
-          aal2: errorId === "session_aal2_required",
-        };
+      if (errorId === "session_aal2_required") {
+        return redirectTo ? { kind: "aal2-required", url: redirectTo } : { kind: "aal2-required" };
+      }
+      if (errorId === "session_refresh_required") {
+        return redirectTo
+          ? { kind: "refresh-required", url: redirectTo }
+          : { kind: "refresh-required" };
       }
       break;
     case 404:
       return { kind: "restart", reason: "not-found" };
     case 410: {
       const useFlowId = isRecord(body) ? stringOr(body.use_flow_id) : undefined;
-      if (useFlowId) return { kind: "use-flow", flowId: useFlowId };
+      if (useFlowId) {
+        return errorId === "self_service_flow_expired"
+          ? { kind: "use-flow", flowId: useFlowId, expired: true }
+          : { kind: "use-flow", flowId: useFlowId };
+      }
       return { kind: "restart", reason: "expired" };
     }
     case 422:
       if (redirectTo) return { kind: "redirect", url: redirectTo };
       break;
   }
-  return { kind: "unknown", status, errorId };
+  const errorCode = errorCodeOf(body);
+  return {
+    kind: "unknown",
+    status,
+    errorId,
+    ...(errorCode === undefined ? {} : { errorCode }),
+    ...hint,
+  };
+}
+
+/**
+ * Whether an answer tells the caller to ask again with refresh=true: Kratos' "A valid session
+ * was detected … Did you forget to set `?refresh=true`?", as an error or as a flow message.
+ */
+function mentionsRefresh(body: unknown): boolean {
+  if (!isRecord(body)) return false;
+  const texts: unknown[] = [];
+  if (isRecord(body.error)) texts.push(body.error.reason, body.error.message);
+  const messages = isRecord(body.ui) ? body.ui.messages : undefined;
+  if (Array.isArray(messages)) {
+    for (const message of messages.filter(isRecord)) {
+      texts.push(message.text);
+      if (isRecord(message.context)) texts.push(message.context.reason);
+    }
+  }
+  return texts.some((text) => typeof text === "string" && text.includes("refresh=true"));
 }
 
 function followLocation(location: string): IdentityOutcome {
@@ -140,6 +190,11 @@ function followLocation(location: string): IdentityOutcome {
 function errorDetailsOf(body: unknown): Record<string, unknown> | undefined {
   if (!isRecord(body) || !isRecord(body.error)) return undefined;
   return isRecord(body.error.details) ? body.error.details : undefined;
+}
+
+function errorCodeOf(body: unknown): number | undefined {
+  if (!isRecord(body) || !isRecord(body.error)) return undefined;
+  return typeof body.error.code === "number" ? body.error.code : undefined;
 }
 
 function errorIdOf(body: unknown): string | undefined {

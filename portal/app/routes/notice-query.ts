@@ -11,6 +11,7 @@ export function noticeFromQuery(value: string | null): MessageKey | undefined {
     case "return-to-forbidden":
       return "notice.returnToForbidden";
     case "identity-mismatch":
+    case "failed":
       return "notice.somethingWentWrong";
     case "refresh":
       return "notice.refreshRequired";
@@ -19,8 +20,15 @@ export function noticeFromQuery(value: string | null): MessageKey | undefined {
   }
 }
 
+/** Forms reset by spec §8 (forbidden return_to, expired flow, CSRF): their toast stays 3 s. */
+const resetNotices: readonly MessageKey[] = [
+  "notice.csrf",
+  "notice.expired",
+  "notice.returnToForbidden",
+];
+
 /** Spec §9: toasts stay 2 s, 3 s for a reset form, 5 s for the request to sign in again. */
 export function noticeDuration(key: MessageKey): number {
   if (key === "notice.refreshRequired") return 5000;
-  return key === "notice.csrf" ? 3000 : 2000;
+  return resetNotices.includes(key) ? 3000 : 2000;
 }

@@ -106,16 +106,18 @@ describe("the login loader", () => {
   });
 
   it("sends a signed-in visitor to the start page", async () => {
-    stubIdentity({
+    const { calls } = stubIdentity({
       "GET /self-service/login/browser": {
         status: 400,
         body: { error: { id: "session_already_available", code: 400 } },
       },
+      "GET /sessions/whoami": { status: 200, body: { id: "s1", active: true } },
     });
 
     const response = await loadLogin(args("/en/login"));
 
     expect(response instanceof Response && response.headers.get("location")).toBe("/en");
+    expect(calls[1]?.headers.get("cookie")).toBe(browserCookie);
   });
 });
 
@@ -193,10 +195,20 @@ describe("the login action", () => {
   it("treats a 401 as a failed sign-in on a fresh flow", async () => {
     stubIdentity({ "POST /self-service/login": { status: 401, body: { error: { code: 401 } } } });
 
-    const response = await submitLogin(postForm("/en/login?flow=f1&aal=aal2", fields));
+    const response = await submitLogin(postForm("/en/login?flow=f1&refresh=true", fields));
 
     expect(response instanceof Response && response.headers.get("location")).toBe(
       "/en/login?invalid=true",
+    );
+  });
+
+  it("treats a 401 on the second factor as an expired sign-in", async () => {
+    stubIdentity({ "POST /self-service/login": { status: 401, body: { error: { code: 401 } } } });
+
+    const response = await submitLogin(postForm("/en/login?flow=f1&aal=aal2", fields));
+
+    expect(response instanceof Response && response.headers.get("location")).toBe(
+      "/en/login?notice=expired",
     );
   });
 

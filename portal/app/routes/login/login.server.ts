@@ -2,7 +2,12 @@ import { LoginFlowFromJSON, readIdentityAnswer } from "@portal/client";
 import type { PortalLoginBody, UpdateLoginFlowBody } from "@portal/client";
 import { data, redirect } from "react-router";
 import type { RouterContextProvider } from "react-router";
-import { followOutcome, flowPageUrl, noticeParam } from "../../flows/follow-outcome.server.ts";
+import {
+  followOutcome,
+  flowPageUrl,
+  noticeParam,
+  whoamiStatus,
+} from "../../flows/follow-outcome.server.ts";
 import type { FlowRoute } from "../../flows/follow-outcome.server.ts";
 import { flowReturnTo } from "../../flows/flow-return-to.server.ts";
 import { classifyIdentityAnswer } from "../../flows/identity-outcome.ts";
@@ -29,7 +34,15 @@ const inherited = ["return_to", "refresh", "aal", "login_challenge"] as const;
 export const loginPortalFields = ["remember_me"];
 
 function loginRoute(args: LoginArgs, phase: FlowRoute["phase"]): FlowRoute {
-  return { locale: args.locale, page: "login", url: args.url, keep: inherited, phase };
+  const { frontend } = identityFor(args.request, args.context);
+  return {
+    locale: args.locale,
+    page: "login",
+    url: args.url,
+    keep: inherited,
+    phase,
+    sessionStatus: whoamiStatus(frontend),
+  };
 }
 
 export async function loadLogin(args: LoginArgs) {
@@ -46,7 +59,7 @@ export async function loadLogin(args: LoginArgs) {
         loginChallenge: query.get("login_challenge") ?? undefined,
       }),
     );
-    const result = followOutcome(
+    const result = await followOutcome(
       classifyIdentityAnswer(answer, { fetched: true }),
       loginRoute(args, "create"),
       answer.setCookies,
@@ -62,7 +75,7 @@ export async function loadLogin(args: LoginArgs) {
   }
 
   const answer = await readIdentityAnswer(() => frontend.getLoginFlowRaw({ id: flowId }));
-  const result = followOutcome(
+  const result = await followOutcome(
     asksForVerification(classifyIdentityAnswer(answer, { fetched: true })),
     loginRoute(args, "fetch"),
     answer.setCookies,
@@ -93,14 +106,7 @@ export async function submitLogin(args: LoginArgs) {
     selfService.updateLoginFlowRaw({ flow: flowId, body }),
   );
   const outcome = asksForVerification(classifyIdentityAnswer(answer));
-  // Spec §8: a 401 on a first-factor submit is a failed sign-in, shown as such on a new flow.
-  if (outcome.kind === "needs-login") {
-    return redirectWithCookies(
-      flowPageUrl(loginRoute(args, "submit"), { invalid: "true" }, ["aal", "refresh"]),
-      answer.setCookies,
-    );
-  }
-  const result = followOutcome(outcome, loginRoute(args, "submit"), answer.setCookies);
+  const result = await followOutcome(outcome, loginRoute(args, "submit"), answer.setCookies);
   switch (result.type) {
     case "redirect":
       return result.response;

@@ -70,6 +70,7 @@ describe("the recovery loader", () => {
         status: 400,
         body: { error: { id: "session_already_available", code: 400 } },
       },
+      "GET /sessions/whoami": { status: 200, body: { id: "s1", active: true } },
     });
 
     expect(locationOf(await loadRecovery(args("/en/recovery")))).toBe("/en");
@@ -202,6 +203,7 @@ describe("the recovery action", () => {
         status: 400,
         body: { error: { id: "session_already_available", code: 400 } },
       },
+      "GET /sessions/whoami": { status: 200, body: { id: "s1", active: true } },
     });
 
     const response = await submitRecovery(

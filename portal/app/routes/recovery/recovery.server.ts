@@ -2,7 +2,12 @@ import { RecoveryFlowFromJSON, readIdentityAnswer } from "@portal/client";
 import type { UpdateRecoveryFlowBody } from "@portal/client";
 import { data, redirect } from "react-router";
 import type { RouterContextProvider } from "react-router";
-import { followOutcome, flowPageUrl, noticeParam } from "../../flows/follow-outcome.server.ts";
+import {
+  followOutcome,
+  flowPageUrl,
+  noticeParam,
+  whoamiStatus,
+} from "../../flows/follow-outcome.server.ts";
 import type { FlowRoute } from "../../flows/follow-outcome.server.ts";
 import { classifyIdentityAnswer } from "../../flows/identity-outcome.ts";
 import { formToJson, stringField } from "../../flows/submission.ts";
@@ -23,7 +28,15 @@ interface RecoveryArgs {
 const inherited = ["return_to"] as const;
 
 function recoveryRoute(args: RecoveryArgs, phase: FlowRoute["phase"]): FlowRoute {
-  return { locale: args.locale, page: "recovery", url: args.url, keep: inherited, phase };
+  const { frontend } = identityFor(args.request, args.context);
+  return {
+    locale: args.locale,
+    page: "recovery",
+    url: args.url,
+    keep: inherited,
+    phase,
+    sessionStatus: whoamiStatus(frontend),
+  };
 }
 
 export async function loadRecovery(args: RecoveryArgs) {
@@ -37,7 +50,7 @@ export async function loadRecovery(args: RecoveryArgs) {
       frontend.createBrowserRecoveryFlowRaw({ returnTo: query.get("return_to") ?? undefined }),
     );
     const route = recoveryRoute(args, "create");
-    const result = followOutcome(
+    const result = await followOutcome(
       classifyIdentityAnswer(answer, { fetched: true }),
       route,
       answer.setCookies,
@@ -52,7 +65,7 @@ export async function loadRecovery(args: RecoveryArgs) {
 
   const answer = await readIdentityAnswer(() => frontend.getRecoveryFlowRaw({ id: flowId }));
   const route = recoveryRoute(args, "fetch");
-  const result = followOutcome(
+  const result = await followOutcome(
     classifyIdentityAnswer(answer, { fetched: true }),
     route,
     answer.setCookies,
@@ -88,7 +101,7 @@ export async function submitRecovery(args: RecoveryArgs) {
   );
   // Success is 200 with continue_with show_settings_ui and the new session's cookie; a spent
   // flow is a 303 to its replacement. Both arrive here as redirects that carry every cookie.
-  const result = followOutcome(
+  const result = await followOutcome(
     classifyIdentityAnswer(answer),
     recoveryRoute(args, "submit"),
     answer.setCookies,

@@ -2,7 +2,12 @@ import { RegistrationFlowFromJSON, readIdentityAnswer } from "@portal/client";
 import type { UpdateRegistrationFlowBody } from "@portal/client";
 import { data, redirect } from "react-router";
 import type { RouterContextProvider } from "react-router";
-import { followOutcome, flowPageUrl, noticeParam } from "../../flows/follow-outcome.server.ts";
+import {
+  followOutcome,
+  flowPageUrl,
+  noticeParam,
+  whoamiStatus,
+} from "../../flows/follow-outcome.server.ts";
 import type { FlowRoute } from "../../flows/follow-outcome.server.ts";
 import { flowReturnTo } from "../../flows/flow-return-to.server.ts";
 import { classifyIdentityAnswer } from "../../flows/identity-outcome.ts";
@@ -28,7 +33,15 @@ const inherited = ["return_to"] as const;
 const portalFields = [fieldNames.confirmEmail, fieldNames.confirmPassword];
 
 function registrationRoute(args: RegistrationArgs, phase: FlowRoute["phase"]): FlowRoute {
-  return { locale: args.locale, page: "registration", url: args.url, keep: inherited, phase };
+  const { frontend } = identityFor(args.request, args.context);
+  return {
+    locale: args.locale,
+    page: "registration",
+    url: args.url,
+    keep: inherited,
+    phase,
+    sessionStatus: whoamiStatus(frontend),
+  };
 }
 
 export async function loadRegistration(args: RegistrationArgs) {
@@ -41,7 +54,7 @@ export async function loadRegistration(args: RegistrationArgs) {
       frontend.createBrowserRegistrationFlowRaw({ returnTo: query.get("return_to") ?? undefined }),
     );
     const route = registrationRoute(args, "create");
-    const result = followOutcome(
+    const result = await followOutcome(
       classifyIdentityAnswer(answer, { fetched: true }),
       route,
       answer.setCookies,
@@ -56,7 +69,7 @@ export async function loadRegistration(args: RegistrationArgs) {
 
   const answer = await readIdentityAnswer(() => frontend.getRegistrationFlowRaw({ id: flowId }));
   const route = registrationRoute(args, "fetch");
-  const result = followOutcome(
+  const result = await followOutcome(
     classifyIdentityAnswer(answer, { fetched: true }),
     route,
     answer.setCookies,
@@ -95,7 +108,7 @@ export async function submitRegistration(args: RegistrationArgs) {
   const answer = await readIdentityAnswer(() =>
     frontend.updateRegistrationFlowRaw({ flow: flowId, updateRegistrationFlowBody: body }),
   );
-  const result = followOutcome(
+  const result = await followOutcome(
     classifyIdentityAnswer(answer),
     registrationRoute(args, "submit"),
     answer.setCookies,

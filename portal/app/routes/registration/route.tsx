@@ -13,6 +13,7 @@ import { useTranslator } from "../../i18n/translator-context.tsx";
 import { Alert } from "../../ui/alert.tsx";
 import { Card } from "../../ui/card.tsx";
 import { Notice } from "../../ui/notice.tsx";
+import { noticeDuration } from "../notice-query.ts";
 import { loadRegistration, submitRegistration } from "./registration.server.ts";
 import { registrationNodes } from "./registration-nodes.ts";
 import type { RegistrationErrors } from "./validation.ts";
@@ -121,7 +122,14 @@ export default function Registration({ loaderData, actionData }: Route.Component
           <p>{t("registration.nodnaWarning")}</p>
         </Alert>
       )}
-      {notice && <Notice id={`${flow.id}:${notice}`} kind="error" text={t(notice)} />}
+      {notice && (
+        <Notice
+          id={`${flow.id}:${notice}`}
+          kind="error"
+          text={t(notice)}
+          duration={noticeDuration(notice)}
+        />
+      )}
       <FlowMessages messages={flow.ui.messages} />
       <FlowForm
         flowId={flow.id}

@@ -65,7 +65,7 @@ export async function submitSessionIntent(
   const flow = await readIdentityAnswer(() => client.frontend.getSettingsFlowRaw({ id: flowId }));
   const outcome = classifyIdentityAnswer(flow, { fetched: true });
   if (outcome.kind !== "flow") {
-    const result = followOutcome(outcome, route, flow.setCookies);
+    const result = await followOutcome(outcome, route, flow.setCookies);
     if (result.type === "redirect") return result.response;
     return answer({ kind: "failed" }, 400);
   }
@@ -91,7 +91,7 @@ export async function submitSessionIntent(
     return answer({ kind: "revoked-others", count });
   }
   // A session that lost its second factor or expired meanwhile goes where the dispatcher says.
-  const followed = followOutcome(classifyIdentityAnswer(result), route, result.setCookies);
+  const followed = await followOutcome(classifyIdentityAnswer(result), route, result.setCookies);
   if (followed.type === "redirect") return followed.response;
   return answer({ kind: "failed" }, result.status >= 400 ? result.status : 502);
 }

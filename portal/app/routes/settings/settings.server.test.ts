@@ -42,7 +42,7 @@ const strong = "Brand-New-Secret-42";
 const session = vendorJson("kratos.fixture.session.aal2-password-totp.json");
 
 describe("the settings loader", () => {
-  it("sends a visitor without a session to sign in, coming back here afterwards", async () => {
+  it("sends a visitor without a session to sign in (refresh=true), coming back here afterwards", async () => {
     stubIdentity({
       "GET /self-service/settings/browser": {
         status: 401,
@@ -55,7 +55,9 @@ describe("the settings loader", () => {
     );
 
     const back = "http://localhost:3000/en/settings?return_to=http%3A%2F%2Flocalhost%3A4000%2F";
-    expect(locationOf(response)).toBe(`/en/login?return_to=${encodeURIComponent(back)}`);
+    expect(locationOf(response)).toBe(
+      `/en/login?refresh=true&return_to=${encodeURIComponent(back)}`,
+    );
   });
 
   it("also on an existing flow (401 without an error id)", async () => {
@@ -109,7 +111,7 @@ describe("the settings loader", () => {
     expect(result.data.flow.ui.messages?.map((message) => message.id)).toEqual([1050001]);
   });
 
-  it("opens the replacement of an expired flow (410 use_flow_id)", async () => {
+  it("opens the replacement of an expired flow (410 use_flow_id), saying it expired", async () => {
     stubIdentity({
       "GET /self-service/settings/flows": {
         status: 410,
@@ -118,7 +120,7 @@ describe("the settings loader", () => {
     });
 
     expect(locationOf(await loadSettings(args("/en/settings?flow=s1")))).toBe(
-      "/en/settings?flow=s2",
+      "/en/settings?flow=s2&notice=expired",
     );
   });
 });

@@ -55,7 +55,7 @@ export async function loadSettings(args: SettingsArgs) {
       frontend.createBrowserSettingsFlowRaw({ returnTo: query.get("return_to") ?? undefined }),
     );
     const route = settingsRoute(args, "create");
-    const result = followOutcome(
+    const result = await followOutcome(
       classifyIdentityAnswer(answer, { fetched: true }),
       route,
       answer.setCookies,
@@ -69,7 +69,7 @@ export async function loadSettings(args: SettingsArgs) {
   }
 
   const answer = await readIdentityAnswer(() => frontend.getSettingsFlowRaw({ id: flowId }));
-  const result = followOutcome(
+  const result = await followOutcome(
     classifyIdentityAnswer(answer, { fetched: true }),
     settingsRoute(args, "fetch"),
     answer.setCookies,
@@ -132,7 +132,11 @@ export async function submitSettings(args: SettingsArgs) {
     const current = await readIdentityAnswer(() => frontend.getSettingsFlowRaw({ id: flowId }));
     const outcome = classifyIdentityAnswer(current, { fetched: true });
     if (outcome.kind !== "flow") {
-      const result = followOutcome(outcome, settingsRoute(args, "submit"), current.setCookies);
+      const result = await followOutcome(
+        outcome,
+        settingsRoute(args, "submit"),
+        current.setCookies,
+      );
       if (result.type === "redirect") return result.response;
       return data({ notice: "notice.somethingWentWrong" as const }, { status: 502 });
     }
@@ -148,7 +152,7 @@ export async function submitSettings(args: SettingsArgs) {
   const answer = await readIdentityAnswer(() =>
     selfService.updateSettingsFlowRaw({ flow: flowId, body }),
   );
-  const result = followOutcome(
+  const result = await followOutcome(
     classifyIdentityAnswer(answer),
     settingsRoute(args, "submit"),
     answer.setCookies,

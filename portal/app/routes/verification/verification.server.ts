@@ -4,7 +4,7 @@ import { data, redirect } from "react-router";
 import type { RouterContextProvider } from "react-router";
 import { followOutcome, flowPageUrl, noticeParam } from "../../flows/follow-outcome.server.ts";
 import type { FlowRoute } from "../../flows/follow-outcome.server.ts";
-import { classifyIdentityAnswer, isFlowShape } from "../../flows/identity-outcome.ts";
+import { classifyIdentityAnswer } from "../../flows/identity-outcome.ts";
 import { isAnchorAttributes } from "../../flows/node-guards.ts";
 import { formToJson, stringField } from "../../flows/submission.ts";
 import { setCookieHeaders } from "../../http/cookies.server.ts";
@@ -41,12 +41,8 @@ export async function loadVerification(args: VerificationArgs) {
         returnTo: query.get("return_to") ?? undefined,
       }),
     );
-    // Spec §8: a verification flow that cannot be created (400) sends the user to the start.
-    if (answer.status === 400 && !isFlowShape(answer.body)) {
-      return redirectWithCookies(`/${args.locale}`, answer.setCookies);
-    }
     const route = verificationRoute(args, "create");
-    const result = followOutcome(
+    const result = await followOutcome(
       classifyIdentityAnswer(answer, { fetched: true }),
       route,
       answer.setCookies,
@@ -64,7 +60,7 @@ export async function loadVerification(args: VerificationArgs) {
     readIdentityResponse(() => frontend.toSessionRaw({})),
   ]);
   const route = verificationRoute(args, "fetch");
-  const result = followOutcome(
+  const result = await followOutcome(
     classifyIdentityAnswer(answer, { fetched: true }),
     route,
     answer.setCookies,
@@ -117,7 +113,7 @@ export async function submitVerification(args: VerificationArgs) {
   const answer = await readIdentityAnswer(() =>
     frontend.updateVerificationFlowRaw({ flow: flowId, updateVerificationFlowBody: body }),
   );
-  const result = followOutcome(
+  const result = await followOutcome(
     classifyIdentityAnswer(answer),
     verificationRoute(args, "submit"),
     answer.setCookies,
