@@ -19,7 +19,10 @@ export function clock(seconds: number): string {
  * countdown crosses a 30-second mark (4:30, 4:00 … 1:00 — the last minute — and 0:30), rounded
  * to that mark even if a tick came late. `undefined` keeps the current announcement.
  */
-export function nextAnnouncement(announced: number | undefined, seconds: number): number | undefined {
+export function nextAnnouncement(
+  announced: number | undefined,
+  seconds: number,
+): number | undefined {
   if (announced === undefined) return seconds;
   const mark = Math.ceil(seconds / announceEverySeconds) * announceEverySeconds;
   return mark < announced && seconds > 0 ? mark : undefined;
@@ -30,7 +33,9 @@ export function spokenDuration(seconds: number, t: Translator["t"]): string {
   const minutes = Math.floor(seconds / 60);
   const rest = seconds % 60;
   const minutePart =
-    minutes === 1 ? t("session.duration.minute") : t("session.duration.minutes", { count: minutes });
+    minutes === 1
+      ? t("session.duration.minute")
+      : t("session.duration.minutes", { count: minutes });
   const secondPart =
     rest === 1 ? t("session.duration.second") : t("session.duration.seconds", { count: rest });
   if (minutes === 0) return secondPart;

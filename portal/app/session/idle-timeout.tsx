@@ -155,7 +155,8 @@ function TimeoutPrompt(props: {
           {clock(seconds)}
         </span>
       </p>
-      <p className="sr-only" aria-live="polite" aria-atomic="true">
+      {/* role=status: polite and read whole; it speaks at most every 30 s (countdown.ts). */}
+      <p role="status" className="sr-only">
         {announced !== undefined &&
           t("session.prompt.announcement", { time: spokenDuration(announced, t) })}
       </p>
