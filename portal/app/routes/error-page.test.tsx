@@ -1,0 +1,22 @@
+import { screen } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import { renderRoute } from "../../test/route-stub.tsx";
+import ErrorPage from "./error.tsx";
+
+describe("the error page", () => {
+  it.each([
+    ["en", "Something went wrong", "Go back"],
+    ["es", "Algo salió mal", "Volver"],
+  ] as const)("says so in %s and links back to the start", async (locale, title, back) => {
+    renderRoute({
+      path: "/:lang/error",
+      url: `/${locale}/error?id=e1`,
+      Component: ErrorPage,
+      loader: () => null,
+      locale,
+    });
+
+    expect(await screen.findByRole("heading", { level: 1, name: title })).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: back })).toHaveAttribute("href", `/${locale}`);
+  });
+});
