@@ -1,5 +1,6 @@
 import type { Identity } from "../identity/identity.ts";
 import type { Executor } from "../store/schema.ts";
+import { deleteTrustedDevicesOf } from "../store/trusted-devices.ts";
 
 /**
  * What a settings strategy asks the settings flow to do after a submission:
@@ -16,3 +17,9 @@ export const save = (
   identity: Identity,
   effects?: (db: Executor) => Promise<void>,
 ): SettingsOutcome => ({ kind: "save", identity, ...(effects ? { effects } : {}) });
+
+/** Saves an identity that lost a second factor: browsers trusted under it must prove themselves again. */
+export const saveWithoutSecondFactor = (identity: Identity): SettingsOutcome =>
+  save(identity, async (db) => {
+    await deleteTrustedDevicesOf(db, identity.id);
+  });

@@ -1,13 +1,11 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { ServerContext } from "../context.ts";
-import { ensureCsrf } from "../flows/csrf-check.ts";
 import type { Flow } from "../flows/flow.ts";
-import { csrfTokenForFlowType } from "../http/csrf.ts";
 import { badRequest } from "../http/errors.ts";
-import { decodeFlowBody } from "../http/flow-body.ts";
 import type { Identity } from "../identity/identity.ts";
 import { hasSecondFactor } from "../identity/second-factors.ts";
 import { save, type SettingsOutcome } from "../methods/settings-outcome.ts";
+import { handleSettingsSubmission } from "../methods/settings-submission.ts";
 import { hashToken } from "../session/session.ts";
 import type { Executor } from "../store/schema.ts";
 import {
@@ -92,14 +90,7 @@ export async function untrustDeviceUpdate(
   flow: Flow,
   identity: Identity,
 ): Promise<SettingsOutcome> {
-  try {
-    const body = await decodeFlowBody(request, untrustFields);
-    ensureCsrf(
-      ctx,
-      request,
-      flow,
-      typeof body.csrf_token === "string" ? body.csrf_token : undefined,
-    );
+  return handleSettingsSubmission(ctx, request, reply, flow, untrustFields, async (body) => {
     const id = typeof body.totp_device_untrust === "string" ? body.totp_device_untrust : "";
     const devices = await listTrustedDevices(ctx.db, identity.id, ctx.now());
     const device = devices.find((d) => d.id === id);
@@ -110,8 +101,5 @@ export async function untrustDeviceUpdate(
     return save(identity, async (db) => {
       await deleteTrustedDevice(db, identity.id, device.id);
     });
-  } catch (error) {
-    upsertNode(flow.ui, csrfNode(csrfTokenForFlowType(request, reply, ctx.cookies, flow.type)));
-    throw error;
-  }
+  });
 }

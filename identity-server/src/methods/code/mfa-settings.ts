@@ -1,21 +1,16 @@
 import { randomUUID } from "node:crypto";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { ServerContext } from "../../context.ts";
-import { ensureCsrf } from "../../flows/csrf-check.ts";
 import type { Flow } from "../../flows/flow.ts";
-import { ReauthenticationRequired } from "../../flows/reauthentication.ts";
-import { csrfTokenForFlowType } from "../../http/csrf.ts";
 import { badRequest } from "../../http/errors.ts";
-import { decodeFlowBody } from "../../http/flow-body.ts";
 import type { Identity, VerifiableAddress } from "../../identity/identity.ts";
 import { codeMfaAddressesOf, type CodeMfaAddress } from "../../identity/second-factors.ts";
-import { isPrivileged } from "../../session/privileged.ts";
 import type { Session } from "../../session/session.ts";
-import { deleteTrustedDevicesOf } from "../../store/trusted-devices.ts";
 import { uiText } from "../../text/messages.ts";
 import { csrfNode, inputNode, upsertNode, type UiNode } from "../../ui/nodes.ts";
 import { ValidationError } from "../../ui/validation-error.ts";
-import { save, type SettingsOutcome } from "../settings-outcome.ts";
+import { save, saveWithoutSecondFactor, type SettingsOutcome } from "../settings-outcome.ts";
+import { handleSettingsSubmission, requirePrivilegedSession } from "../settings-submission.ts";
 
 // Our settings group `code`: Kratos turns codes as a second factor on for every address in the
 // traits by configuration (code.mfa_enabled); here each user picks which verified addresses get
@@ -115,20 +110,13 @@ export async function codeMfaSettingsUpdate(
   session: Session,
   identity: Identity,
 ): Promise<SettingsOutcome> {
-  try {
-    const body = await decodeFlowBody(request, codeMfaSettingsFields);
-    ensureCsrf(
-      ctx,
-      request,
-      flow,
-      typeof body.csrf_token === "string" ? body.csrf_token : undefined,
-    );
+  return handleSettingsSubmission(ctx, request, reply, flow, codeMfaSettingsFields, (body) => {
     const enable = typeof body.code_mfa_enable === "string" ? body.code_mfa_enable : undefined;
     const disable = typeof body.code_mfa_disable === "string" ? body.code_mfa_disable : undefined;
     if (!ctx.config.secondFactor.codeMfaEnabled || (enable ?? disable) === undefined) {
       throw ValidationError.of("", uiText(4010004));
     }
-    if (!isPrivileged(ctx, session)) throw new ReauthenticationRequired();
+    requirePrivilegedSession(ctx, session);
     const wanted = (enable ?? disable ?? "").trim().toLowerCase();
     const address = identity.verifiableAddresses.find(
       (a) => a.verified && a.value.toLowerCase() === wanted,
@@ -148,11 +136,6 @@ export async function codeMfaSettingsUpdate(
         ),
       );
     }
-    return save(withAddresses(identity, current, now), async (db) => {
-      await deleteTrustedDevicesOf(db, identity.id);
-    });
-  } catch (error) {
-    upsertNode(flow.ui, csrfNode(csrfTokenForFlowType(request, reply, ctx.cookies, flow.type)));
-    throw error;
-  }
+    return saveWithoutSecondFactor(withAddresses(identity, current, now));
+  });
 }

@@ -1,21 +1,19 @@
 import { randomUUID } from "node:crypto";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { ServerContext } from "../../context.ts";
-import { ensureCsrf } from "../../flows/csrf-check.ts";
 import type { Flow } from "../../flows/flow.ts";
-import { ReauthenticationRequired } from "../../flows/reauthentication.ts";
-import { csrfTokenForFlowType } from "../../http/csrf.ts";
 import { badRequest } from "../../http/errors.ts";
-import { decodeFlowBody } from "../../http/flow-body.ts";
 import type { Identity } from "../../identity/identity.ts";
 import { lookupCodesOf } from "../../identity/second-factors.ts";
-import { isPrivileged } from "../../session/privileged.ts";
-import { addAuthenticationMethod } from "../../session/session-manager.ts";
 import type { Session } from "../../session/session.ts";
-import { saveSession } from "../../store/sessions.ts";
 import { deleteTrustedDevicesOf } from "../../store/trusted-devices.ts";
 import { csrfNode, removeNodes, upsertNode } from "../../ui/nodes.ts";
-import { save, type SettingsOutcome } from "../settings-outcome.ts";
+import { save, saveWithoutSecondFactor, type SettingsOutcome } from "../settings-outcome.ts";
+import {
+  handleSettingsSubmission,
+  recordSecondFactorProof,
+  requirePrivilegedSession,
+} from "../settings-submission.ts";
 import { generateLookupCodes, hashLookupCode, lookupCodeCount } from "./lookup-codes.ts";
 import {
   confirmLookupNode,
@@ -95,8 +93,7 @@ function confirm(ctx: ServerContext, flow: Flow, session: Session, identity: Ide
   };
   return save(updated, async (db) => {
     // Saving the codes proves the user holds them, as Kratos counts it.
-    addAuthenticationMethod(session, { method: "lookup_secret", aal: "aal2" }, now);
-    await saveSession(db, session, undefined);
+    await recordSecondFactorProof(db, session, "lookup_secret", now);
     // New codes replace a factor: browsers trusted under the old ones must prove themselves again.
     await deleteTrustedDevicesOf(db, identity.id);
   });
@@ -115,15 +112,8 @@ export async function lookupSettingsUpdate(
   session: Session,
   identity: Identity,
 ): Promise<SettingsOutcome> {
-  try {
-    const body = await decodeFlowBody(request, lookupSettingsFields);
-    ensureCsrf(
-      ctx,
-      request,
-      flow,
-      typeof body.csrf_token === "string" ? body.csrf_token : undefined,
-    );
-    if (!isPrivileged(ctx, session)) throw new ReauthenticationRequired();
+  return handleSettingsSubmission(ctx, request, reply, flow, lookupSettingsFields, (body) => {
+    requirePrivilegedSession(ctx, session);
 
     if (body.lookup_secret_confirm === true) return confirm(ctx, flow, session, identity);
 
@@ -140,9 +130,7 @@ export async function lookupSettingsUpdate(
     }
 
     if (body.lookup_secret_disable === true) {
-      return save(withoutLookup(identity, ctx.now()), async (db) => {
-        await deleteTrustedDevicesOf(db, identity.id);
-      });
+      return saveWithoutSecondFactor(withoutLookup(identity, ctx.now()));
     }
 
     const codes = generateLookupCodes();
@@ -153,8 +141,5 @@ export async function lookupSettingsUpdate(
       hashLookupCode(ctx.secret, code),
     );
     return { kind: "show-form" };
-  } catch (error) {
-    upsertNode(flow.ui, csrfNode(csrfTokenForFlowType(request, reply, ctx.cookies, flow.type)));
-    throw error;
-  }
+  });
 }

@@ -1,17 +1,13 @@
 import { randomUUID } from "node:crypto";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { ServerContext } from "../../context.ts";
-import { ensureCsrf } from "../../flows/csrf-check.ts";
 import type { Flow } from "../../flows/flow.ts";
-import { ReauthenticationRequired } from "../../flows/reauthentication.ts";
-import { csrfTokenForFlowType } from "../../http/csrf.ts";
-import { decodeFlowBody } from "../../http/flow-body.ts";
 import type { Identity } from "../../identity/identity.ts";
-import { isPrivileged } from "../../session/privileged.ts";
 import type { Session } from "../../session/session.ts";
 import { uiText } from "../../text/messages.ts";
 import { csrfNode, upsertNode } from "../../ui/nodes.ts";
 import { ValidationError } from "../../ui/validation-error.ts";
+import { handleSettingsSubmission, requirePrivilegedSession } from "../settings-submission.ts";
 import { hashPassword, verifyPassword } from "./hasher.ts";
 import { passwordNode, passwordSubmitNode } from "./nodes.ts";
 import { passwordPolicyViolation } from "./policy.ts";
@@ -42,15 +38,8 @@ export async function passwordSettingsUpdate(
   session: Session,
   identity: Identity,
 ): Promise<Identity> {
-  try {
-    const body = await decodeFlowBody(request, passwordFields);
-    ensureCsrf(
-      ctx,
-      request,
-      flow,
-      typeof body.csrf_token === "string" ? body.csrf_token : undefined,
-    );
-    if (!isPrivileged(ctx, session)) throw new ReauthenticationRequired();
+  return handleSettingsSubmission(ctx, request, reply, flow, passwordFields, async (body) => {
+    requirePrivilegedSession(ctx, session);
     const password = typeof body.password === "string" ? body.password : "";
     if (password === "") {
       throw ValidationError.of("password", uiText(4000002, { property: "password" }));
@@ -80,8 +69,5 @@ export async function passwordSettingsUpdate(
       updatedAt: now,
       credentials: [...identity.credentials.filter((c) => c.type !== "password"), credential],
     };
-  } catch (error) {
-    upsertNode(flow.ui, csrfNode(csrfTokenForFlowType(request, reply, ctx.cookies, flow.type)));
-    throw error;
-  }
+  });
 }

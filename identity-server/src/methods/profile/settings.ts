@@ -1,11 +1,9 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { ServerContext } from "../../context.ts";
-import { ensureCsrf } from "../../flows/csrf-check.ts";
 import type { Flow } from "../../flows/flow.ts";
 import { ReauthenticationRequired } from "../../flows/reauthentication.ts";
-import { csrfTokenForFlowType } from "../../http/csrf.ts";
 import { badRequest } from "../../http/errors.ts";
-import { decodeFlowBody, type FieldSpec } from "../../http/flow-body.ts";
+import { type FieldSpec } from "../../http/flow-body.ts";
 import { touchesProtectedFields, withTraits } from "../../identity/apply-traits.ts";
 import type { Identity } from "../../identity/identity.ts";
 import { isPrivileged } from "../../session/privileged.ts";
@@ -19,6 +17,7 @@ import {
   traitNode,
   upsertNode,
 } from "../../ui/nodes.ts";
+import { handleSettingsSubmission } from "../settings-submission.ts";
 
 /** The profile group: one input per trait, filled with the identity's values, and "Save". */
 export function populateProfileSettings(
@@ -83,14 +82,7 @@ export async function profileSettingsUpdate(
   identity: Identity,
 ): Promise<Identity> {
   let traits: unknown;
-  try {
-    const body = await decodeFlowBody(request, profileFields(ctx));
-    ensureCsrf(
-      ctx,
-      request,
-      flow,
-      typeof body.csrf_token === "string" ? body.csrf_token : undefined,
-    );
+  return handleSettingsSubmission(ctx, request, reply, flow, profileFields(ctx), (body) => {
     traits = body.traits;
     if (
       traits === null ||
@@ -107,8 +99,5 @@ export async function profileSettingsUpdate(
       throw new ReauthenticationRequired();
     }
     return updated;
-  } catch (error) {
-    upsertNode(flow.ui, csrfNode(csrfTokenForFlowType(request, reply, ctx.cookies, flow.type)));
-    throw error;
-  }
+  });
 }

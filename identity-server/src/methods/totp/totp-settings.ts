@@ -1,24 +1,21 @@
 import { randomUUID } from "node:crypto";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { ServerContext } from "../../context.ts";
-import { ensureCsrf } from "../../flows/csrf-check.ts";
 import type { Flow } from "../../flows/flow.ts";
-import { ReauthenticationRequired } from "../../flows/reauthentication.ts";
-import { csrfTokenForFlowType } from "../../http/csrf.ts";
 import { internalError } from "../../http/errors.ts";
-import { decodeFlowBody } from "../../http/flow-body.ts";
 import type { Identity } from "../../identity/identity.ts";
 import { totpUrlOf } from "../../identity/second-factors.ts";
-import { isPrivileged } from "../../session/privileged.ts";
-import { addAuthenticationMethod } from "../../session/session-manager.ts";
 import type { Session } from "../../session/session.ts";
-import { saveSession } from "../../store/sessions.ts";
 import { claimTotpStep } from "../../store/totp-steps.ts";
-import { deleteTrustedDevicesOf } from "../../store/trusted-devices.ts";
 import { uiText } from "../../text/messages.ts";
 import { csrfNode, findInput, setNodeValue, upsertNode } from "../../ui/nodes.ts";
 import { ValidationError } from "../../ui/validation-error.ts";
-import { save, type SettingsOutcome } from "../settings-outcome.ts";
+import { save, saveWithoutSecondFactor, type SettingsOutcome } from "../settings-outcome.ts";
+import {
+  handleSettingsSubmission,
+  recordSecondFactorProof,
+  requirePrivilegedSession,
+} from "../settings-submission.ts";
 import { matchingTotpStep, newTotpKey, totpQrDataUrl } from "./totp-key.ts";
 import {
   totpQrNode,
@@ -87,60 +84,51 @@ export async function totpSettingsUpdate(
   identity: Identity,
 ): Promise<SettingsOutcome> {
   try {
-    const body = await decodeFlowBody(request, totpSettingsFields);
-    ensureCsrf(
-      ctx,
-      request,
-      flow,
-      typeof body.csrf_token === "string" ? body.csrf_token : undefined,
-    );
-    if (!isPrivileged(ctx, session)) throw new ReauthenticationRequired();
-    const now = ctx.now();
+    return await handleSettingsSubmission(ctx, request, reply, flow, totpSettingsFields, (body) => {
+      requirePrivilegedSession(ctx, session);
+      const now = ctx.now();
 
-    if (totpUrlOf(identity)) {
-      if (body.totp_unlink !== true) return save(identity);
-      return save(withoutTotp(identity, now), async (db) => {
-        await deleteTrustedDevicesOf(db, identity.id);
+      if (totpUrlOf(identity)) {
+        if (body.totp_unlink !== true) return save(identity);
+        return saveWithoutSecondFactor(withoutTotp(identity, now));
+      }
+
+      const url = flow.internalContext[keyContextKey];
+      if (typeof url !== "string") {
+        throw internalError("Could not find the TOTP key in the internal context.");
+      }
+      const code = typeof body.totp_code === "string" ? body.totp_code.trim() : "";
+      if (code === "") {
+        throw ValidationError.of("totp_code", uiText(4000002, { property: "totp_code" }));
+      }
+      const step = matchingTotpStep(url, code, now);
+      if (step === undefined) throw ValidationError.of("totp_code", uiText(4000008));
+
+      delete flow.internalContext[keyContextKey];
+      const updated: Identity = {
+        ...withoutTotp(identity, now),
+        credentials: [
+          ...identity.credentials.filter((c) => c.type !== "totp"),
+          {
+            id: randomUUID(),
+            type: "totp",
+            // Kratos identifies the credential by the identity id; the key is not an identifier.
+            identifiers: [identity.id],
+            config: { totp_url: url },
+            version: 0,
+            createdAt: now,
+            updatedAt: now,
+          },
+        ],
+      };
+      return save(updated, async (db) => {
+        await recordSecondFactorProof(db, session, "totp", now);
+        await claimTotpStep(db, identity.id, step, now);
       });
-    }
-
-    const url = flow.internalContext[keyContextKey];
-    if (typeof url !== "string") {
-      throw internalError("Could not find the TOTP key in the internal context.");
-    }
-    const code = typeof body.totp_code === "string" ? body.totp_code.trim() : "";
-    if (code === "") {
-      throw ValidationError.of("totp_code", uiText(4000002, { property: "totp_code" }));
-    }
-    const step = matchingTotpStep(url, code, now);
-    if (step === undefined) throw ValidationError.of("totp_code", uiText(4000008));
-
-    delete flow.internalContext[keyContextKey];
-    const updated: Identity = {
-      ...withoutTotp(identity, now),
-      credentials: [
-        ...identity.credentials.filter((c) => c.type !== "totp"),
-        {
-          id: randomUUID(),
-          type: "totp",
-          // Kratos identifies the credential by the identity id; the key is not an identifier.
-          identifiers: [identity.id],
-          config: { totp_url: url },
-          version: 0,
-          createdAt: now,
-          updatedAt: now,
-        },
-      ],
-    };
-    return save(updated, async (db) => {
-      addAuthenticationMethod(session, { method: "totp", aal: "aal2" }, now);
-      await saveSession(db, session, undefined);
-      await claimTotpStep(db, identity.id, step, now);
     });
   } catch (error) {
     const codeNode = findInput(flow.ui, "totp_code");
     if (codeNode) setNodeValue(codeNode, undefined);
-    upsertNode(flow.ui, csrfNode(csrfTokenForFlowType(request, reply, ctx.cookies, flow.type)));
     throw error;
   }
 }
