@@ -18,6 +18,7 @@ import { catalogueFor } from "./i18n/catalogues.server.ts";
 import { detectLocale } from "./i18n/detect-locale.server.ts";
 import { defaultLocale, isLocale } from "./i18n/locales.ts";
 import { createTranslator } from "./i18n/translator.ts";
+import { heldCatalogue, usePageCatalogue } from "./i18n/page-catalogue.ts";
 import { TranslatorProvider, useTranslator } from "./i18n/translator-context.tsx";
 import { SessionLifecycle } from "./session/session-lifecycle.tsx";
 import { defaultTheme, isTheme, themeCookie, themeCookieName } from "./theme/theme.ts";
@@ -44,9 +45,12 @@ export function loader({ request, params }: Route.LoaderArgs) {
   };
 }
 
-/** The catalogue only changes with the language; skip re-sending it on every navigation. */
+/**
+ * The catalogue only changes with the language; skip re-sending it on every navigation, and on a
+ * language switch when the browser already holds that catalogue (i18n/catalogue-reads.ts).
+ */
 export function shouldRevalidate({ currentParams, nextParams }: ShouldRevalidateFunctionArgs) {
-  return currentParams.lang !== nextParams.lang;
+  return currentParams.lang !== nextParams.lang && !heldCatalogue(nextParams.lang);
 }
 
 export const links: Route.LinksFunction = () => [
@@ -58,6 +62,7 @@ type RootData = Awaited<ReturnType<typeof loader>>;
 
 export function Layout(props: { children: ReactNode }) {
   const data = useRouteLoaderData<RootData>("root");
+  const page = usePageCatalogue(data);
   const [theme, setThemeState] = useState<Theme>(data?.theme ?? defaultTheme);
   const cookieDomain = data?.cookieDomain;
   const setTheme = (next: Theme) => {
@@ -65,7 +70,7 @@ export function Layout(props: { children: ReactNode }) {
     document.cookie = themeCookie(next, cookieDomain, window.location.protocol === "https:");
   };
   return (
-    <html lang={data?.locale ?? defaultLocale} className={theme === "dark" ? "dark" : undefined}>
+    <html lang={page?.locale ?? defaultLocale} className={theme === "dark" ? "dark" : undefined}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -82,7 +87,7 @@ export function Layout(props: { children: ReactNode }) {
 }
 
 export default function App({ loaderData }: Route.ComponentProps) {
-  const { locale, messages } = loaderData;
+  const { locale, messages } = usePageCatalogue(loaderData) ?? loaderData;
   const translator = useMemo(() => createTranslator(locale, messages), [locale, messages]);
   return (
     <TranslatorProvider translator={translator}>
