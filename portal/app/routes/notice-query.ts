@@ -20,15 +20,11 @@ export function noticeFromQuery(value: string | null): MessageKey | undefined {
   }
 }
 
-/** Forms reset by spec §8 (forbidden return_to, expired flow, CSRF): their toast stays 3 s. */
-const resetNotices: readonly MessageKey[] = [
-  "notice.csrf",
-  "notice.expired",
-  "notice.returnToForbidden",
-];
-
-/** Spec §9: toasts stay 2 s, 3 s for a reset form, 5 s for the request to sign in again. */
+/**
+ * Spec §9: toasts stay 2 s, 3 s for a form reset by spec §8 (forbidden return_to, expired flow,
+ * CSRF), 5 s for the request to sign in again. The notices are the restart reasons above.
+ */
 export function noticeDuration(key: MessageKey): number {
   if (key === "notice.refreshRequired") return 5000;
-  return resetNotices.includes(key) ? 3000 : 2000;
+  return key === "notice.somethingWentWrong" ? 2000 : 3000;
 }
