@@ -1,0 +1,196 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type BrowserContext, type Page } from "@playwright/test";
+import { mainStack, timedStack } from "./stacks.ts";
+import {
+  authenticatorApp,
+  createPerson,
+  signInWithPassword,
+  strongPassword,
+  uniqueEmail,
+} from "./support.ts";
+
+// The timed stack signs out after PORTAL_IDLE_TIMEOUT_MS without activity and prompts
+// PORTAL_IDLE_PROMPT_MS before that; the waits below follow whatever it is configured with.
+const timed = timedStack.portalUrl;
+const idleTimeoutMs = Number(timedStack.env.PORTAL_IDLE_TIMEOUT_MS);
+const promptBeforeMs = Number(timedStack.env.PORTAL_IDLE_PROMPT_MS);
+/** Room for page loads and the session check on a busy machine. */
+const slack = 5_000;
+const untilPrompt = { timeout: idleTimeoutMs - promptBeforeMs + slack };
+const untilExpiry = { timeout: promptBeforeMs + slack };
+const whoami = (portalUrl: string) => `${portalUrl}/api/kratos/sessions/whoami`;
+
+const promptOf = (page: Page) => page.getByRole("dialog", { name: "Are you still there?" });
+const expiredOf = (page: Page) => page.getByRole("dialog", { name: "Your session has expired" });
+
+/** Signs a new person in on the timed stack and opens the settings page, which needs a session. */
+async function signedInOnSettings(page: Page, prefix: string): Promise<void> {
+  const email = uniqueEmail(prefix);
+  await createPerson(email, {}, timedStack);
+  await signInWithPassword(page, email, strongPassword, timedStack);
+  await expect(page).toHaveURL(`${timedStack.demoUrl}/agency-selection`);
+  await openSettings(page);
+}
+
+async function openSettings(page: Page, portalUrl = timed): Promise<void> {
+  await page.goto(`${portalUrl}/en/settings`);
+  await expect(page.getByRole("heading", { level: 1, name: "Profile settings" })).toBeVisible();
+}
+
+async function sessionStatus(page: Page, portalUrl = timed): Promise<number> {
+  return (await page.request.get(whoami(portalUrl))).status();
+}
+
+async function entropyCookie(context: BrowserContext): Promise<string | undefined> {
+  return (await context.cookies()).find((cookie) => cookie.name === "x-session-entropy")?.value;
+}
+
+test.describe("idle timeout", () => {
+  test.beforeAll(() => {
+    expect(idleTimeoutMs, "the timed stack sets PORTAL_IDLE_TIMEOUT_MS").toBeGreaterThan(0);
+    expect(promptBeforeMs, "the timed stack sets PORTAL_IDLE_PROMPT_MS").toBeGreaterThan(0);
+  });
+  // Each test waits through the prompt and the timeout, some of them twice.
+  test.describe.configure({ timeout: 2 * idleTimeoutMs + 40_000 });
+
+  test("the prompt counts down; Continue keeps the session; at the timeout it ends and OK leads to sign in", async ({
+    page,
+  }) => {
+    await signedInOnSettings(page, "idle");
+    const prompt = promptOf(page);
+    await expect(prompt).toBeVisible(untilPrompt);
+    const timer = prompt.getByRole("timer");
+    await expect(timer).toHaveText(/^\d\d:[0-5]\d$/);
+    const shown = await timer.textContent();
+    await expect(timer).not.toHaveText(shown ?? "");
+    // A modal: focus is inside it, and the keyboard alone answers it.
+    await expect(prompt.getByRole("button", { name: "Continue" })).toBeFocused();
+    await page.keyboard.press("Enter");
+    await expect(prompt).toBeHidden();
+    expect(await sessionStatus(page)).toBe(200);
+
+    // No more activity: the prompt again, then the end, with the session revoked at the server.
+    await expect(prompt).toBeVisible(untilPrompt);
+    const expired = expiredOf(page);
+    await expect(expired).toBeVisible(untilExpiry);
+    await expect(prompt).toBeHidden();
+    await expect.poll(() => sessionStatus(page)).toBe(401);
+    await expired.getByRole("button", { name: "OK" }).click();
+    await expect(page).toHaveURL(/\/en\/login(\?|$)/);
+    await expect(page.getByRole("heading", { level: 1, name: "Sign in" })).toBeVisible();
+
+    await page.goto(`${timed}/en/settings`);
+    await expect(page).toHaveURL(/\/en\/login(\?|$)/);
+  });
+
+  test("Log out in the prompt signs out through the logout route", async ({ page }) => {
+    await signedInOnSettings(page, "idle-logout");
+    await expect(promptOf(page)).toBeVisible(untilPrompt);
+    await promptOf(page).getByRole("button", { name: "Log out" }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Sign in" })).toBeVisible();
+    expect(await sessionStatus(page)).toBe(401);
+  });
+
+  test("two tabs stay in step: Continue in one closes the prompt in both, and both end together", async ({
+    context,
+  }) => {
+    const first = await context.newPage();
+    await signedInOnSettings(first, "idle-tabs");
+    const second = await context.newPage();
+    await openSettings(second);
+
+    await expect(promptOf(first)).toBeVisible(untilPrompt);
+    await expect(promptOf(second)).toBeVisible(untilPrompt);
+    await promptOf(first).getByRole("button", { name: "Continue" }).click();
+    await expect(promptOf(first)).toBeHidden();
+    await expect(promptOf(second)).toBeHidden();
+
+    await expect(expiredOf(first)).toBeVisible({ timeout: idleTimeoutMs + slack });
+    await expect(expiredOf(second)).toBeVisible(untilExpiry);
+    await expect.poll(() => sessionStatus(first)).toBe(401);
+  });
+
+  for (const [locale, theme, title] of [
+    ["en", "light", "Are you still there?"],
+    ["es", "dark", "¿Sigue ahí?"],
+  ] as const) {
+    test(`axe finds no violation with the prompt open, ${locale} ${theme}`, async ({
+      page,
+      context,
+    }) => {
+      await context.addCookies([{ name: "theme", value: theme, url: timed }]);
+      await signedInOnSettings(page, "idle-axe");
+      await page.goto(`${timed}/${locale}/settings`);
+      await expect(page.getByRole("dialog", { name: title })).toBeVisible(untilPrompt);
+      expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+    });
+  }
+});
+
+test("a signed-out visitor's sign-in page loads no idle timer; a signed-in page does", async ({
+  page,
+  context,
+}) => {
+  test.setTimeout(idleTimeoutMs + 40_000);
+  const scripts: string[] = [];
+  page.on("request", (request) => {
+    if (request.resourceType() === "script") scripts.push(new URL(request.url()).pathname);
+  });
+  await page.goto(`${timed}/en/login`);
+  // The fingerprint is computed once scripts run: by then the page has settled what it loads.
+  await expect.poll(() => entropyCookie(context)).toMatch(/^[0-9a-f]{16}$/);
+  expect(scripts.filter((path) => path.includes("idle-timeout"))).toEqual([]);
+
+  await signedInOnSettings(page, "idle-lazy");
+  await expect(promptOf(page)).toBeVisible(untilPrompt);
+  expect(scripts.filter((path) => path.includes("idle-timeout"))).toHaveLength(1);
+});
+
+test("the fingerprint is stable and reaches the identity service: the trusted device is this device", async ({
+  page,
+  context,
+}) => {
+  const portal = mainStack.portalUrl;
+  const email = uniqueEmail("fingerprint");
+  await createPerson(email);
+  await page.goto(`${portal}/en/login`);
+  await expect.poll(() => entropyCookie(context)).toMatch(/^[0-9a-f]{16}$/);
+  const fingerprint = await entropyCookie(context);
+  await page.reload();
+  await expect(page.getByRole("heading", { level: 1, name: "Sign in" })).toBeVisible();
+  expect(await entropyCookie(context)).toBe(fingerprint);
+
+  // Link an authenticator app, so that signing in again can trust this browser.
+  await signInWithPassword(page, email);
+  await expect(page).toHaveURL(`${mainStack.demoUrl}/agency-selection`);
+  await openSettings(page, portal);
+  const card = page.getByRole("region", { name: "Authenticator app" });
+  const nextCode = authenticatorApp((await card.locator("#totp-secret-key").textContent()) ?? "");
+  await card.getByLabel("Verify code").fill(nextCode());
+  await card.getByRole("button", { name: "Save" }).click();
+  await expect(card.getByRole("button", { name: "Unlink TOTP Authenticator App" })).toBeVisible();
+
+  // The second factor, trusting the device: the portal's server passes the fingerprint from the
+  // cookie as x-session-entropy, and the identity service records it with the device.
+  await page.goto(`${portal}/en/logout`);
+  await signInWithPassword(page, email);
+  await page.getByLabel("Trust this device for 30 days").check();
+  await page.getByLabel("Authentication code").fill(nextCode());
+  await page.getByRole("button", { name: "Use Authenticator" }).click();
+  await expect(page).toHaveURL(`${mainStack.demoUrl}/agency-selection`);
+
+  // Settings marks the device whose recorded fingerprint equals this browser's.
+  await openSettings(page, portal);
+  const devices = page
+    .getByRole("region", { name: "Manage trusted devices" })
+    .getByRole("list", { name: "Trusted devices" })
+    .getByRole("listitem");
+  await expect(devices).toHaveCount(1);
+  await expect(devices.getByText("This device", { exact: true })).toBeVisible();
+
+  // Another fingerprint, and the same device is no longer this one.
+  await context.addCookies([{ name: "x-session-entropy", value: "ffffffffffffffff", url: portal }]);
+  await openSettings(page, portal);
+  await expect(devices).toHaveCount(1);
+  await expect(devices.getByText("This device", { exact: true })).toBeHidden();
+});
