@@ -52,6 +52,6 @@ export const timedFlowSeconds = 15;
 export const timedStack = stack(50, {
   IDENTITY_FLOW_LIFESPAN: `${timedFlowSeconds}s`,
   IDENTITY_PRIVILEGED_SESSION_MAX_AGE: `${timedPrivilegedSeconds}s`,
-  PORTAL_IDLE_TIMEOUT_MS: "8000",
+  PORTAL_IDLE_TIMEOUT_MS: "12000",
   PORTAL_IDLE_PROMPT_MS: "5000",
 });
