@@ -7,6 +7,27 @@ const identityPublicUrl = process.env.KRATOS_PUBLIC_URL ?? "http://127.0.0.1:443
 
 export default defineConfig({
   plugins: [tailwindcss(), reactRouter()],
+  environments: {
+    // React and React Router in one chunk rather than four (entry, router, react-dom,
+    // jsx-runtime): every page loads them all, and one gzip stream is ~1.8 kB smaller.
+    // Only these packages: sonner, react-idle-timer and the phone widget stay lazy.
+    client: {
+      build: {
+        rolldownOptions: {
+          output: {
+            codeSplitting: {
+              groups: [
+                {
+                  name: "vendor",
+                  test: /node_modules[\\/](react|react-dom|scheduler|react-router|cookie|set-cookie-parser)[\\/]/,
+                },
+              ],
+            },
+          },
+        },
+      },
+    },
+  },
   server: {
     proxy: {
       "/api/kratos": {
