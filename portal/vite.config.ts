@@ -21,6 +21,11 @@ export default defineConfig({
                   name: "vendor",
                   test: /node_modules[\\/](react|react-dom|scheduler|react-router|cookie|set-cookie-parser)[\\/]/,
                 },
+                // The layout's and the flows' modules that /en/login renders: one chunk, not five.
+                {
+                  name: "shared",
+                  test: /app[\\/](ui[\\/](card|buttons|toasts|spinner|alert|checkbox|notice)\.tsx?|i18n[\\/]translator-context\.tsx|routes[\\/]notice-query\.ts|flows[\\/](node-guards|messages|field-messages|use-hydrated|node-field|error-summary|node-button|node-checkbox|node-content|flow-node|flow-form|flow-messages)\.tsx?)$/,
+                },
               ],
             },
           },
