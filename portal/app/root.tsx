@@ -1,4 +1,4 @@
-import { useMemo, useState } from "react";
+import { Suspense, lazy, useMemo, useState } from "react";
 import type { ReactNode } from "react";
 import {
   Links,
@@ -13,6 +13,7 @@ import type { ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/root";
 import appStylesHref from "./app.css?url";
 import { getConfig } from "./config.server.ts";
+import { useHydrated } from "./flows/use-hydrated.ts";
 import { readCookie } from "./http/cookies.server.ts";
 import { catalogueFor } from "./i18n/catalogues.server.ts";
 import { detectLocale } from "./i18n/detect-locale.server.ts";
@@ -20,12 +21,26 @@ import { defaultLocale, isLocale } from "./i18n/locales.ts";
 import { createTranslator } from "./i18n/translator.ts";
 import { heldCatalogue, usePageCatalogue } from "./i18n/page-catalogue.ts";
 import { TranslatorProvider, useTranslator } from "./i18n/translator-context.tsx";
-import { SessionLifecycle } from "./session/session-lifecycle.tsx";
 import { defaultTheme, isTheme, themeCookie, themeCookieName } from "./theme/theme.ts";
 import type { Theme } from "./theme/theme.ts";
 import { ThemeContext } from "./theme/theme-context.tsx";
 import { AppShell } from "./ui/app-shell.tsx";
 import { Card } from "./ui/card.tsx";
+
+/**
+ * The session lifecycle (whoami check, fingerprint, idle timer) renders nothing on the server
+ * nor during hydration, so its code loads after hydration, apart from the page's own scripts.
+ * A failed download leaves the page as it is.
+ */
+const SessionLifecycle = lazy(() =>
+  import("./session/session-lifecycle.tsx").then(
+    (module) => ({ default: module.SessionLifecycle }),
+    (error: unknown) => {
+      console.warn(error);
+      return { default: () => null };
+    },
+  ),
+);
 
 export function loader({ request, params }: Route.LoaderArgs) {
   const config = getConfig();
@@ -89,12 +104,17 @@ export function Layout(props: { children: ReactNode }) {
 export default function App({ loaderData }: Route.ComponentProps) {
   const { locale, messages } = usePageCatalogue(loaderData) ?? loaderData;
   const translator = useMemo(() => createTranslator(locale, messages), [locale, messages]);
+  const hydrated = useHydrated();
   return (
     <TranslatorProvider translator={translator}>
       <AppShell links={loaderData.links}>
         <Outlet />
       </AppShell>
-      <SessionLifecycle settings={loaderData.session} />
+      {hydrated && (
+        <Suspense fallback={null}>
+          <SessionLifecycle settings={loaderData.session} />
+        </Suspense>
+      )}
     </TranslatorProvider>
   );
 }
