@@ -2,15 +2,11 @@ import { LoginFlowFromJSON, readIdentityAnswer } from "@portal/client";
 import type { PortalLoginBody, UpdateLoginFlowBody } from "@portal/client";
 import { data, redirect } from "react-router";
 import type { RouterContextProvider } from "react-router";
-import {
-  followOutcome,
-  flowPageUrl,
-  noticeParam,
-  whoamiStatus,
-} from "../../flows/follow-outcome.server.ts";
+import { followOutcome, noticeParam, whoamiStatus } from "../../flows/follow-outcome.server.ts";
 import type { FlowRoute } from "../../flows/follow-outcome.server.ts";
 import { flowReturnTo } from "../../flows/flow-return-to.server.ts";
 import { classifyIdentityAnswer } from "../../flows/identity-outcome.ts";
+import { loadFlowPage } from "../../flows/load-flow-page.server.ts";
 import type { IdentityOutcome } from "../../flows/identity-outcome.ts";
 import { isRecord } from "../../flows/node-guards.ts";
 import { formToJson, stringField } from "../../flows/submission.ts";
@@ -48,48 +44,31 @@ function loginRoute(args: LoginArgs, phase: FlowRoute["phase"]): FlowRoute {
 export async function loadLogin(args: LoginArgs) {
   const { frontend } = identityFor(args.request, args.context, args.locale);
   const query = args.url.searchParams;
-  const flowId = query.get("flow");
-
-  if (!flowId) {
-    const answer = await readIdentityAnswer(() =>
-      frontend.createBrowserLoginFlowRaw({
-        refresh: query.get("refresh") === "true" ? true : undefined,
-        aal: query.get("aal") ?? undefined,
-        returnTo: query.get("return_to") ?? undefined,
-        loginChallenge: query.get("login_challenge") ?? undefined,
-      }),
-    );
-    const result = await followOutcome(
-      classifyIdentityAnswer(answer, { fetched: true }),
-      loginRoute(args, "create"),
-      answer.setCookies,
-    );
-    if (result.type === "redirect") return result.response;
-    if (result.type !== "render") throw new Response(null, { status: 502 });
-    // The new flow's CSRF cookie travels with this redirect; the page URL then names the flow.
-    const keepNotice = query.get(noticeParam);
-    const extra: Record<string, string> = { flow: result.flow.id };
-    if (keepNotice) extra[noticeParam] = keepNotice;
-    if (query.get("invalid")) extra.invalid = "true";
-    return redirectWithCookies(flowPageUrl(loginRoute(args, "create"), extra), answer.setCookies);
-  }
-
-  const answer = await readIdentityAnswer(() => frontend.getLoginFlowRaw({ id: flowId }));
-  const result = await followOutcome(
-    asksForVerification(classifyIdentityAnswer(answer, { fetched: true })),
-    loginRoute(args, "fetch"),
-    answer.setCookies,
-  );
-  if (result.type === "redirect") return result.response;
-  if (result.type !== "render") throw new Response(null, { status: 502 });
+  const page = await loadFlowPage({
+    query,
+    route: (phase) => loginRoute(args, phase),
+    create: () =>
+      readIdentityAnswer(() =>
+        frontend.createBrowserLoginFlowRaw({
+          refresh: query.get("refresh") === "true" ? true : undefined,
+          aal: query.get("aal") ?? undefined,
+          returnTo: query.get("return_to") ?? undefined,
+          loginChallenge: query.get("login_challenge") ?? undefined,
+        }),
+      ),
+    get: (id) => readIdentityAnswer(() => frontend.getLoginFlowRaw({ id })),
+    refine: asksForVerification,
+    carry: (params): Record<string, string> => (params.get("invalid") ? { invalid: "true" } : {}),
+  });
+  if (page instanceof Response) return page;
   return data(
     {
-      flow: LoginFlowFromJSON(result.flow),
+      flow: LoginFlowFromJSON(page.flow),
       notice: noticeFromQuery(query.get(noticeParam)),
       invalid: query.has("invalid"),
       confirmCreateAccount: query.get("confirm") === "create-account",
     },
-    { headers: setCookieHeaders(answer.setCookies) },
+    { headers: setCookieHeaders(page.setCookies) },
   );
 }
 

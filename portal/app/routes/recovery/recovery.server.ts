@@ -2,14 +2,10 @@ import { RecoveryFlowFromJSON, readIdentityAnswer } from "@portal/client";
 import type { UpdateRecoveryFlowBody } from "@portal/client";
 import { data, redirect } from "react-router";
 import type { RouterContextProvider } from "react-router";
-import {
-  followOutcome,
-  flowPageUrl,
-  noticeParam,
-  whoamiStatus,
-} from "../../flows/follow-outcome.server.ts";
+import { followOutcome, noticeParam, whoamiStatus } from "../../flows/follow-outcome.server.ts";
 import type { FlowRoute } from "../../flows/follow-outcome.server.ts";
 import { classifyIdentityAnswer } from "../../flows/identity-outcome.ts";
+import { loadFlowPage } from "../../flows/load-flow-page.server.ts";
 import { formToJson, stringField } from "../../flows/submission.ts";
 import { setCookieHeaders } from "../../http/cookies.server.ts";
 import { identityFor } from "../../http/identity.server.ts";
@@ -42,39 +38,20 @@ function recoveryRoute(args: RecoveryArgs, phase: FlowRoute["phase"]): FlowRoute
 export async function loadRecovery(args: RecoveryArgs) {
   const { frontend } = identityFor(args.request, args.context, args.locale);
   const query = args.url.searchParams;
-  const flowId = query.get("flow");
-
-  if (!flowId) {
+  const page = await loadFlowPage({
+    query,
+    route: (phase) => recoveryRoute(args, phase),
     // Created here with the page's locale as Accept-Language: the code e-mail uses that language.
-    const answer = await readIdentityAnswer(() =>
-      frontend.createBrowserRecoveryFlowRaw({ returnTo: query.get("return_to") ?? undefined }),
-    );
-    const route = recoveryRoute(args, "create");
-    const result = await followOutcome(
-      classifyIdentityAnswer(answer, { fetched: true }),
-      route,
-      answer.setCookies,
-    );
-    if (result.type === "redirect") return result.response;
-    if (result.type !== "render") throw new Response(null, { status: 502 });
-    const extra: Record<string, string> = { flow: result.flow.id };
-    const notice = query.get(noticeParam);
-    if (notice) extra[noticeParam] = notice;
-    return redirectWithCookies(flowPageUrl(route, extra), answer.setCookies);
-  }
-
-  const answer = await readIdentityAnswer(() => frontend.getRecoveryFlowRaw({ id: flowId }));
-  const route = recoveryRoute(args, "fetch");
-  const result = await followOutcome(
-    classifyIdentityAnswer(answer, { fetched: true }),
-    route,
-    answer.setCookies,
-  );
-  if (result.type === "redirect") return result.response;
-  if (result.type !== "render") throw new Response(null, { status: 502 });
+    create: () =>
+      readIdentityAnswer(() =>
+        frontend.createBrowserRecoveryFlowRaw({ returnTo: query.get("return_to") ?? undefined }),
+      ),
+    get: (id) => readIdentityAnswer(() => frontend.getRecoveryFlowRaw({ id })),
+  });
+  if (page instanceof Response) return page;
   return data(
-    { flow: RecoveryFlowFromJSON(result.flow), notice: noticeFromQuery(query.get(noticeParam)) },
-    { headers: setCookieHeaders(answer.setCookies) },
+    { flow: RecoveryFlowFromJSON(page.flow), notice: noticeFromQuery(query.get(noticeParam)) },
+    { headers: setCookieHeaders(page.setCookies) },
   );
 }
 

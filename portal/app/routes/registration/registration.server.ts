@@ -2,15 +2,11 @@ import { RegistrationFlowFromJSON, readIdentityAnswer } from "@portal/client";
 import type { UpdateRegistrationFlowBody } from "@portal/client";
 import { data, redirect } from "react-router";
 import type { RouterContextProvider } from "react-router";
-import {
-  followOutcome,
-  flowPageUrl,
-  noticeParam,
-  whoamiStatus,
-} from "../../flows/follow-outcome.server.ts";
+import { followOutcome, noticeParam, whoamiStatus } from "../../flows/follow-outcome.server.ts";
 import type { FlowRoute } from "../../flows/follow-outcome.server.ts";
 import { flowReturnTo } from "../../flows/flow-return-to.server.ts";
 import { classifyIdentityAnswer } from "../../flows/identity-outcome.ts";
+import { loadFlowPage } from "../../flows/load-flow-page.server.ts";
 import { isRecord } from "../../flows/node-guards.ts";
 import { formToJson, stringField } from "../../flows/submission.ts";
 import { setCookieHeaders } from "../../http/cookies.server.ts";
@@ -47,41 +43,24 @@ function registrationRoute(args: RegistrationArgs, phase: FlowRoute["phase"]): F
 export async function loadRegistration(args: RegistrationArgs) {
   const { frontend } = identityFor(args.request, args.context, args.locale);
   const query = args.url.searchParams;
-  const flowId = query.get("flow");
-
-  if (!flowId) {
-    const answer = await readIdentityAnswer(() =>
-      frontend.createBrowserRegistrationFlowRaw({ returnTo: query.get("return_to") ?? undefined }),
-    );
-    const route = registrationRoute(args, "create");
-    const result = await followOutcome(
-      classifyIdentityAnswer(answer, { fetched: true }),
-      route,
-      answer.setCookies,
-    );
-    if (result.type === "redirect") return result.response;
-    if (result.type !== "render") throw new Response(null, { status: 502 });
-    const extra: Record<string, string> = { flow: result.flow.id };
-    const notice = query.get(noticeParam);
-    if (notice) extra[noticeParam] = notice;
-    return redirectWithCookies(flowPageUrl(route, extra), answer.setCookies);
-  }
-
-  const answer = await readIdentityAnswer(() => frontend.getRegistrationFlowRaw({ id: flowId }));
-  const route = registrationRoute(args, "fetch");
-  const result = await followOutcome(
-    classifyIdentityAnswer(answer, { fetched: true }),
-    route,
-    answer.setCookies,
-  );
-  if (result.type === "redirect") return result.response;
-  if (result.type !== "render") throw new Response(null, { status: 502 });
+  const page = await loadFlowPage({
+    query,
+    route: (phase) => registrationRoute(args, phase),
+    create: () =>
+      readIdentityAnswer(() =>
+        frontend.createBrowserRegistrationFlowRaw({
+          returnTo: query.get("return_to") ?? undefined,
+        }),
+      ),
+    get: (id) => readIdentityAnswer(() => frontend.getRegistrationFlowRaw({ id })),
+  });
+  if (page instanceof Response) return page;
   return data(
     {
-      flow: RegistrationFlowFromJSON(result.flow),
+      flow: RegistrationFlowFromJSON(page.flow),
       notice: noticeFromQuery(query.get(noticeParam)),
     },
-    { headers: setCookieHeaders(answer.setCookies) },
+    { headers: setCookieHeaders(page.setCookies) },
   );
 }
 

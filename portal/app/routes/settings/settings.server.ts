@@ -5,6 +5,7 @@ import type { RouterContextProvider } from "react-router";
 import { followOutcome, flowPageUrl, noticeParam } from "../../flows/follow-outcome.server.ts";
 import type { FlowRoute } from "../../flows/follow-outcome.server.ts";
 import { classifyIdentityAnswer } from "../../flows/identity-outcome.ts";
+import { loadFlowPage } from "../../flows/load-flow-page.server.ts";
 import type { FlowShape } from "../../flows/identity-outcome.ts";
 import { isRecord } from "../../flows/node-guards.ts";
 import { formToJson, stringField } from "../../flows/submission.ts";
@@ -48,42 +49,24 @@ function settingsRoute(args: SettingsArgs, phase: FlowRoute["phase"]): FlowRoute
 export async function loadSettings(args: SettingsArgs) {
   const { frontend } = identityFor(args.request, args.context, args.locale);
   const query = args.url.searchParams;
-  const flowId = query.get("flow");
-
-  if (!flowId) {
-    const answer = await readIdentityAnswer(() =>
-      frontend.createBrowserSettingsFlowRaw({ returnTo: query.get("return_to") ?? undefined }),
-    );
-    const route = settingsRoute(args, "create");
-    const result = await followOutcome(
-      classifyIdentityAnswer(answer, { fetched: true }),
-      route,
-      answer.setCookies,
-    );
-    if (result.type === "redirect") return result.response;
-    if (result.type !== "render") throw new Response(null, { status: 502 });
-    const extra: Record<string, string> = { flow: result.flow.id };
-    const notice = query.get(noticeParam);
-    if (notice) extra[noticeParam] = notice;
-    return redirectWithCookies(flowPageUrl(route, extra), answer.setCookies);
-  }
-
-  const answer = await readIdentityAnswer(() => frontend.getSettingsFlowRaw({ id: flowId }));
-  const result = await followOutcome(
-    classifyIdentityAnswer(answer, { fetched: true }),
-    settingsRoute(args, "fetch"),
-    answer.setCookies,
-  );
-  if (result.type === "redirect") return result.response;
-  if (result.type !== "render") throw new Response(null, { status: 502 });
+  const page = await loadFlowPage({
+    query,
+    route: (phase) => settingsRoute(args, phase),
+    create: () =>
+      readIdentityAnswer(() =>
+        frontend.createBrowserSettingsFlowRaw({ returnTo: query.get("return_to") ?? undefined }),
+      ),
+    get: (id) => readIdentityAnswer(() => frontend.getSettingsFlowRaw({ id })),
+  });
+  if (page instanceof Response) return page;
   return data(
     {
-      flow: SettingsFlowFromJSON(withRecoveryMinutes(result.flow, new Date())),
+      flow: SettingsFlowFromJSON(withRecoveryMinutes(page.flow, new Date())),
       notice: noticeFromQuery(query.get(noticeParam)),
       sessions: await loadSessions(frontend),
       fingerprint: sessionEntropy(args.request),
     },
-    { headers: setCookieHeaders(answer.setCookies) },
+    { headers: setCookieHeaders(page.setCookies) },
   );
 }
 
