@@ -1,10 +1,11 @@
 import { VerificationFlowFromJSON, readIdentityAnswer, readIdentityResponse } from "@portal/client";
-import type { Session, UpdateVerificationFlowBody, UiNode } from "@portal/client";
+import type { IdentityResponse, Session, UpdateVerificationFlowBody, UiNode } from "@portal/client";
 import { data, redirect } from "react-router";
 import type { RouterContextProvider } from "react-router";
-import { followOutcome, flowPageUrl, noticeParam } from "../../flows/follow-outcome.server.ts";
+import { followOutcome, noticeParam } from "../../flows/follow-outcome.server.ts";
 import type { FlowRoute } from "../../flows/follow-outcome.server.ts";
 import { classifyIdentityAnswer } from "../../flows/identity-outcome.ts";
+import { loadFlowPage } from "../../flows/load-flow-page.server.ts";
 import { isAnchorAttributes } from "../../flows/node-guards.ts";
 import { formToJson, stringField } from "../../flows/submission.ts";
 import { setCookieHeaders } from "../../http/cookies.server.ts";
@@ -33,51 +34,39 @@ function verificationRoute(args: VerificationArgs, phase: FlowRoute["phase"]): F
 export async function loadVerification(args: VerificationArgs) {
   const { frontend } = identityFor(args.request, args.context, args.locale);
   const query = args.url.searchParams;
-  const flowId = query.get("flow");
-
-  if (!flowId) {
-    const answer = await readIdentityAnswer(() =>
-      frontend.createBrowserVerificationFlowRaw({
-        returnTo: query.get("return_to") ?? undefined,
-      }),
-    );
-    const route = verificationRoute(args, "create");
-    const result = await followOutcome(
-      classifyIdentityAnswer(answer, { fetched: true }),
-      route,
-      answer.setCookies,
-    );
-    if (result.type === "redirect") return result.response;
-    if (result.type !== "render") throw new Response(null, { status: 502 });
-    const extra: Record<string, string> = { flow: result.flow.id };
-    const notice = query.get(noticeParam);
-    if (notice) extra[noticeParam] = notice;
-    return redirectWithCookies(flowPageUrl(route, extra), answer.setCookies);
-  }
-
-  const [answer, session] = await Promise.all([
-    readIdentityAnswer(() => frontend.getVerificationFlowRaw({ id: flowId })),
-    readIdentityResponse(() => frontend.toSessionRaw({})),
-  ]);
-  const route = verificationRoute(args, "fetch");
-  const result = await followOutcome(
-    classifyIdentityAnswer(answer, { fetched: true }),
-    route,
-    answer.setCookies,
-  );
-  if (result.type === "redirect") return result.response;
-  if (result.type !== "render") throw new Response(null, { status: 502 });
+  // The signed-in user's addresses, read alongside the flow (only when there is one to show).
+  const read: { session?: IdentityResponse<Session> } = {};
+  const page = await loadFlowPage({
+    query,
+    route: (phase) => verificationRoute(args, phase),
+    create: () =>
+      readIdentityAnswer(() =>
+        frontend.createBrowserVerificationFlowRaw({
+          returnTo: query.get("return_to") ?? undefined,
+        }),
+      ),
+    get: async (id) => {
+      const [answer, session] = await Promise.all([
+        readIdentityAnswer(() => frontend.getVerificationFlowRaw({ id })),
+        readIdentityResponse(() => frontend.toSessionRaw({})),
+      ]);
+      read.session = session;
+      return answer;
+    },
+  });
+  if (page instanceof Response) return page;
+  const { session } = read;
   const channel = query.get("channel");
-  const flow = VerificationFlowFromJSON(result.flow);
+  const flow = VerificationFlowFromJSON(page.flow);
   return data(
     {
       flow,
       notice: noticeFromQuery(query.get(noticeParam)),
       channel: isChannel(channel) ? channel : undefined,
       continueHref: continueHref(flow.ui.nodes),
-      addresses: session.ok ? listedAddresses(session.data) : [],
+      addresses: session?.ok ? listedAddresses(session.data) : [],
     },
-    { headers: setCookieHeaders([...answer.setCookies, ...session.setCookies]) },
+    { headers: setCookieHeaders([...page.setCookies, ...(session?.setCookies ?? [])]) },
   );
 }
 
