@@ -15,9 +15,10 @@ import { totpLogin } from "../methods/totp/totp-login.ts";
 import { fetchSession, type ActiveSession } from "../session/session-manager.ts";
 import {
   prepareSessionTokenExchange,
+  insertFlowWithExchange,
   wantsSessionTokenExchange,
 } from "../session/token-exchange.ts";
-import { findFlow, insertFlow } from "../store/flows.ts";
+import { findFlow } from "../store/flows.ts";
 import { uiText } from "../text/messages.ts";
 import { csrfNode, upsertNode, type SortOptions } from "../ui/nodes.ts";
 import { ValidationError } from "../ui/validation-error.ts";
@@ -80,10 +81,7 @@ async function createLoginFlow(
   }
   if (type === "browser") upsertNode(flow.ui, csrfNode(csrfTokenFor(request, reply, ctx.cookies)));
   sorted(flow, loginSort);
-  await ctx.db.transaction().execute(async (trx) => {
-    await insertFlow(trx, flow);
-    await storeExchange?.(trx, ctx.now());
-  });
+  await insertFlowWithExchange(ctx, flow, storeExchange);
   return flow;
 }
 

@@ -20,9 +20,10 @@ import {
 import { sessionJson } from "../session/session.ts";
 import {
   prepareSessionTokenExchange,
+  insertFlowWithExchange,
   wantsSessionTokenExchange,
 } from "../session/token-exchange.ts";
-import { findFlow, insertFlow, updateFlow } from "../store/flows.ts";
+import { findFlow, updateFlow } from "../store/flows.ts";
 import { DuplicateIdentityError, insertIdentity } from "../store/identities.ts";
 import { identityJson } from "../identity/identity.ts";
 import { uiText } from "../text/messages.ts";
@@ -73,10 +74,7 @@ async function createRegistrationFlow(
   const storeExchange = wantsSessionTokenExchange(flow)
     ? prepareSessionTokenExchange(flow)
     : undefined;
-  await ctx.db.transaction().execute(async (trx) => {
-    await insertFlow(trx, flow);
-    await storeExchange?.(trx, ctx.now());
-  });
+  await insertFlowWithExchange(ctx, flow, storeExchange);
   return flow;
 }
 

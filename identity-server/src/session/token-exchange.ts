@@ -3,7 +3,7 @@ import type { ServerContext } from "../context.ts";
 import { sendError } from "../flows/errors.ts";
 import { flowJson, type Flow } from "../flows/flow.ts";
 import { badRequest, HerodotError } from "../http/errors.ts";
-import { findFlow } from "../store/flows.ts";
+import { findFlow, insertFlow } from "../store/flows.ts";
 import {
   findExchanger,
   insertExchanger,
@@ -30,6 +30,18 @@ export function prepareSessionTokenExchange(
   const codes = newExchangeCodes();
   flow.sessionTokenExchangeCode = codes.initCode;
   return (db, now) => insertExchanger(db, flow.id, codes, now);
+}
+
+/** Stores a new login or registration flow and, when it got one, its exchanger in one transaction. */
+export async function insertFlowWithExchange(
+  ctx: ServerContext,
+  flow: Flow,
+  storeExchange: ((db: Executor, now: Date) => Promise<void>) | undefined,
+): Promise<void> {
+  await ctx.db.transaction().execute(async (trx) => {
+    await insertFlow(trx, flow);
+    await storeExchange?.(trx, ctx.now());
+  });
 }
 
 const noSessionYet = () => new HerodotError(404, { reason: 'no session yet for this "code"' });

@@ -6,6 +6,7 @@ import { requestedPrompts } from "../provider/offline-access-prompt.ts";
 import { addMs } from "../time.ts";
 import { revokeGrants } from "../tokens/token-rows.ts";
 import type { ChallengeDeps } from "./challenge-deps.ts";
+import { rejectRequest } from "./reject-request.ts";
 import { clientView } from "./client-view.ts";
 import {
   findConsentSession,
@@ -22,7 +23,7 @@ import {
 } from "./interactions.ts";
 import type { LoginResult, RedirectTo } from "./login-requests.ts";
 import { oidcContextFrom, type OidcContext } from "./oidc-context.ts";
-import { readAcceptConsentBody, readRejectBody, rejectionResult } from "./request-bodies.ts";
+import { readAcceptConsentBody } from "./request-bodies.ts";
 
 /** Hydra's oAuth2ConsentRequest. */
 export interface OAuth2ConsentRequest {
@@ -153,14 +154,10 @@ export async function acceptConsentRequest(
   return { redirect_to: interaction.returnTo };
 }
 
-export async function rejectConsentRequest(
+export function rejectConsentRequest(
   deps: ChallengeDeps,
   challenge: string,
   body: unknown,
 ): Promise<RedirectTo> {
-  const reject = readRejectBody(body);
-  const interaction = await loadInteraction(deps, challenge, "consent");
-  interaction.result = rejectionResult(reject, "consent request denied");
-  await interaction.persist();
-  return { redirect_to: interaction.returnTo };
+  return rejectRequest(deps, challenge, "consent", body);
 }

@@ -4,6 +4,7 @@ import { visitLoginUi } from "../provider/interaction-policy.ts";
 import { epochSeconds } from "../time.ts";
 import { deleteProviderSessions } from "../tokens/token-rows.ts";
 import type { ChallengeDeps } from "./challenge-deps.ts";
+import { rejectRequest } from "./reject-request.ts";
 import { clientView } from "./client-view.ts";
 import {
   clientIdOf,
@@ -19,7 +20,7 @@ import {
   type LoginSession,
 } from "./login-sessions.ts";
 import { oidcContextFrom, type OidcContext } from "./oidc-context.ts";
-import { readAcceptLoginBody, readRejectBody, rejectionResult } from "./request-bodies.ts";
+import { readAcceptLoginBody } from "./request-bodies.ts";
 
 /** Hydra's oAuth2LoginRequest. */
 export interface OAuth2LoginRequest {
@@ -137,14 +138,10 @@ export async function acceptLoginRequest(
   return { redirect_to: interaction.returnTo };
 }
 
-export async function rejectLoginRequest(
+export function rejectLoginRequest(
   deps: ChallengeDeps,
   challenge: string,
   body: unknown,
 ): Promise<RedirectTo> {
-  const reject = readRejectBody(body);
-  const interaction = await loadInteraction(deps, challenge, "login");
-  interaction.result = rejectionResult(reject, "login request denied");
-  await interaction.persist();
-  return { redirect_to: interaction.returnTo };
+  return rejectRequest(deps, challenge, "login", body);
 }

@@ -1,0 +1,20 @@
+import type { ChallengeDeps } from "./challenge-deps.ts";
+import { loadInteraction, type ChallengeKind } from "./interactions.ts";
+import { readRejectBody, rejectionResult } from "./request-bodies.ts";
+
+/**
+ * Hydra's `PUT …/{login|consent}/reject`: the interaction ends with an OAuth2 error and the browser
+ * goes back to the authorization endpoint, which sends it on to the client with that error.
+ */
+export async function rejectRequest(
+  deps: ChallengeDeps,
+  challenge: string,
+  kind: ChallengeKind,
+  body: unknown,
+): Promise<{ redirect_to: string }> {
+  const reject = readRejectBody(body);
+  const interaction = await loadInteraction(deps, challenge, kind);
+  interaction.result = rejectionResult(reject, `${kind} request denied`);
+  await interaction.persist();
+  return { redirect_to: interaction.returnTo };
+}
