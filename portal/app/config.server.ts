@@ -23,6 +23,9 @@ const configSchema = z.object({
   PORTAL_PUBLIC_URL: httpUrl.default("http://localhost:3000"),
   KRATOS_PUBLIC_URL: httpUrl.default("http://127.0.0.1:4433"),
   SSO_PORTAL_URL: httpUrl.default("http://localhost:4000"),
+  HYDRA_ADMIN_URL: httpUrl.default("http://127.0.0.1:4445"),
+  HYDRA_PUBLIC_URL: httpUrl.default("http://localhost:4444"),
+  HYDRA_ADMIN_TOKEN: z.string().min(1).optional(),
   SUPPORT_URL: z
     .string()
     .regex(/^(https?:|mailto:)/, "must be an http(s) or mailto: URL")
@@ -53,6 +56,12 @@ export interface PortalConfig {
   /** The identity service as the browser sees it: through the portal's /api/kratos proxy. */
   identityBrowserUrl: string;
   ssoPortalUrl: string;
+  /** The OAuth2 service (Hydra API): its admin API, reached server-side only. */
+  oauth2AdminUrl: string;
+  /** The OAuth2 service as the browser sees it (/oauth2/auth …): allowed as a form-action target. */
+  oauth2PublicUrl: string;
+  /** Sent as `Authorization: Bearer …` with every OAuth2 admin call, when set. */
+  oauth2AdminToken: string | undefined;
   supportUrl: string;
   cookieDomain: string | undefined;
   logLevel: z.infer<typeof configSchema>["LOG_LEVEL"];
@@ -78,6 +87,9 @@ export function parseConfig(env: Record<string, string | undefined>): PortalConf
     identityPublicUrl: env_.KRATOS_PUBLIC_URL,
     identityBrowserUrl: `${env_.PORTAL_PUBLIC_URL}/api/kratos`,
     ssoPortalUrl: env_.SSO_PORTAL_URL,
+    oauth2AdminUrl: env_.HYDRA_ADMIN_URL,
+    oauth2PublicUrl: env_.HYDRA_PUBLIC_URL,
+    oauth2AdminToken: env_.HYDRA_ADMIN_TOKEN,
     supportUrl: env_.SUPPORT_URL,
     cookieDomain: env_.COOKIE_DOMAIN,
     logLevel: env_.LOG_LEVEL,
