@@ -1,5 +1,6 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { Kysely } from "kysely";
+import { recordRoutes } from "../http/route-registry.ts";
 import { normalizeAddress } from "../identity/normalize.ts";
 import { listMessages } from "../store/courier-messages.ts";
 import type { Database } from "../store/schema.ts";
@@ -22,6 +23,7 @@ export function createMailboxServer(
   logger: FastifyBaseLogger,
 ): FastifyInstance {
   const app = Fastify({ loggerInstance: logger, disableRequestLogging: true });
+  recordRoutes(app);
   const load = (to: string) =>
     listMessages(db, { recipient: to || undefined }, shownMessages, undefined);
 

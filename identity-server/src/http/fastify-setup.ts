@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import cookie from "@fastify/cookie";
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from "fastify";
 import { HerodotError } from "./errors.ts";
+import { recordRoutes } from "./route-registry.ts";
 import { sendError } from "../flows/errors.ts";
 
 export const bodyLimitBytes = 64 * 1024;
@@ -39,11 +40,7 @@ export async function createFastify(logger: FastifyBaseLogger): Promise<FastifyI
     reply.header("x-correlation-id", request.id);
   });
 
-  const routes: { method: string; url: string }[] = [];
-  app.addHook("onRoute", (route) => {
-    const methods = Array.isArray(route.method) ? route.method : [route.method];
-    for (const method of methods) routes.push({ method: String(method), url: route.url });
-  });
+  const routes = recordRoutes(app);
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split("?")[0] ?? "";

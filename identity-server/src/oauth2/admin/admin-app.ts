@@ -1,5 +1,6 @@
 import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from "fastify";
+import { recordRoutes } from "../../http/route-registry.ts";
 import { UsedChallengeError } from "../challenges/interactions.ts";
 import { internalError, isHydraError, unauthorized, HydraError } from "../hydra-error.ts";
 
@@ -30,6 +31,7 @@ export async function createAdminApp(
     requestIdHeader: "x-correlation-id",
     genReqId: () => randomUUID(),
   });
+  recordRoutes(app);
   app.removeAllContentTypeParsers();
   app.addContentTypeParser("*", { parseAs: "buffer" }, (_request, body, done) => done(null, body));
 
