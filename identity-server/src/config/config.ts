@@ -8,6 +8,11 @@ import {
   tokenizerEnvShape,
   type SessionTokenizerConfig,
 } from "./tokenizer-config.ts";
+import {
+  rateLimitConfigFrom,
+  rateLimitEnvShape,
+  type RateLimitConfig,
+} from "./rate-limit-config.ts";
 
 export interface IdentityServerConfig {
   publicHost: string;
@@ -46,6 +51,8 @@ export interface IdentityServerConfig {
   oauth2: OAuth2Config;
   /** JWTs of a session (`/sessions/whoami?tokenize_as=`). */
   sessionTokenizer: SessionTokenizerConfig;
+  /** Limits on wrong passwords, code sends and wrong second factors (src/rate-limit). */
+  rateLimits: RateLimitConfig;
 }
 
 /** Kratos' `required_aal` settings: `aal1`, or the highest level the identity can reach. */
@@ -185,6 +192,7 @@ const envSchema = z.object({
   IDENTITY_SESSION_EARLIEST_POSSIBLE_EXTEND: duration.optional(),
   ...oauth2EnvShape,
   ...tokenizerEnvShape,
+  ...rateLimitEnvShape,
 });
 
 function withoutTrailingSlash(url: string): string {
@@ -256,5 +264,6 @@ export function loadConfig(env: Record<string, string | undefined>): IdentitySer
     },
     oauth2: oauth2ConfigFrom(e),
     sessionTokenizer: tokenizerConfigFrom(e),
+    rateLimits: rateLimitConfigFrom(e),
   };
 }

@@ -3,6 +3,7 @@ import type { ServerContext } from "../context.ts";
 import { isJsonRequest } from "../http/content-negotiation.ts";
 import { gone, HerodotError } from "../http/errors.ts";
 import { updateFlow } from "../store/flows.ts";
+import { RateLimitedError } from "../rate-limit/rate-limited-error.ts";
 import { uiText } from "../text/messages.ts";
 import { addMessage, resetMessages, sortNodes, type SortOptions } from "../ui/nodes.ts";
 import { ValidationError } from "../ui/validation-error.ts";
@@ -141,5 +142,6 @@ export async function writeFlowError(
     return reply.redirect(uiUrl(ctx, policy.uiPath, flow.id), policy.redirectStatus);
   }
   const status = error instanceof HerodotError ? error.code : 400;
+  if (error instanceof RateLimitedError) reply.header("Retry-After", error.retryAfterSeconds);
   return reply.code(status).send(await renderFlow(policy, flow));
 }

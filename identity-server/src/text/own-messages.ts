@@ -1,5 +1,6 @@
 /**
- * Messages for this server's extensions to Kratos (trusted devices, the `code` settings group).
+ * Messages for this server's extensions to Kratos (trusted devices, the `code` settings group,
+ * rate limits).
  * Their ids live in 901xxxx, a range Kratos does not use, so a portal can tell them apart from
  * Kratos' own ids and never mistakes one for a Kratos message.
  */
@@ -20,4 +21,12 @@ export const ownMessages: readonly OwnMessage[] = [
   { id: 9010005, type: "info", text: "Trusted devices" },
   // The `totp_device_untrust` submit, one per trusted device.
   { id: 9010006, type: "info", text: "Stop trusting this device" },
+  // Rate limits (src/rate-limit): {wait} is "3 minutes" or "40 seconds"; the context gives
+  // `retry_after_seconds` so a UI can word the wait in its own language.
+  { id: 9010007, type: "error", text: "Too many attempts. Try again in {wait}." },
+  {
+    id: 9010008,
+    type: "error",
+    text: "Too many codes were requested for this address. Try again in {wait}.",
+  },
 ];

@@ -11,6 +11,12 @@ import { normalizeAddress } from "../../identity/normalize.ts";
 import { codeMfaAddressesOf, type CodeMfaAddress } from "../../identity/second-factors.ts";
 import { deleteCodesOfFlow, insertCode } from "../../store/codes.ts";
 import { updateFlow } from "../../store/flows.ts";
+import {
+  ensureSecondFactorAllowed,
+  recordSecondFactorPassed,
+  recordWrongSecondFactor,
+  takeCodeSend,
+} from "../../rate-limit/rate-limits.ts";
 import { asLocale } from "../../text/locale.ts";
 import { uiText } from "../../text/messages.ts";
 import { csrfNode, upsertNode } from "../../ui/nodes.ts";
@@ -78,6 +84,7 @@ async function sendLoginCode(
   identity: Identity,
   address: CodeMfaAddress,
 ): Promise<void> {
+  takeCodeSend(ctx, address.address);
   const code = generateCode();
   const now = ctx.now();
   flow.state = "sent_email";
@@ -151,10 +158,15 @@ export async function codeMfaLogin(
   const code = typeof body.code === "string" ? body.code.trim() : "";
   if (code === "") throw ValidationError.of("code", uiText(4000002, { property: "code" }));
   try {
+    ensureSecondFactorAllowed(ctx, identity.id);
     const used = await useOneTimeCode(ctx, flow, "login", code);
     if (used.identityId !== identity.id) throw new CodeNotFoundError();
+    recordSecondFactorPassed(ctx, identity.id);
   } catch (error) {
-    if (error instanceof CodeNotFoundError) throw ValidationError.of("", uiText(4010008));
+    if (error instanceof CodeNotFoundError) {
+      recordWrongSecondFactor(ctx, identity.id);
+      throw ValidationError.of("", uiText(4010008));
+    }
     throw error;
   } finally {
     if (flow.type === "browser") {

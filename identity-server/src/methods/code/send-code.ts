@@ -10,6 +10,7 @@ import {
   findIdentityIdByVerifiableAddress,
   updateVerifiableAddress,
 } from "../../store/identities.ts";
+import { takeCodeSend, tryCodeSend } from "../../rate-limit/rate-limits.ts";
 import type { Executor } from "../../store/schema.ts";
 import { asLocale } from "../../text/locale.ts";
 import { generateCode, hmacCode } from "./one-time-code.ts";
@@ -35,6 +36,8 @@ export async function sendRecoveryCode(
   email: string,
 ): Promise<boolean> {
   const value = normalizeEmail(email);
+  // Counted before the lookup, so unknown addresses are limited exactly like known ones.
+  takeCodeSend(ctx, value);
   const identityId = await findIdentityIdByRecoveryAddress(db, "email", value);
   if (!identityId) {
     ctx.logger.info(
@@ -69,11 +72,34 @@ export async function sendRecoveryCode(
 }
 
 /**
+ * Sends a verification code for one of an identity's addresses without being asked (the
+ * verification hook after registration or a changed address). It counts against the address's
+ * code sends; when they are used up nothing is sent (the address stays as it is) instead of failing
+ * the registration or settings change, and the user can ask for a code later.
+ */
+export async function sendVerificationCodeTo(
+  db: Executor,
+  ctx: ServerContext,
+  flow: Flow,
+  identityId: string,
+  address: VerifiableAddress,
+): Promise<void> {
+  if (!tryCodeSend(ctx, address.value)) {
+    ctx.logger.info(
+      { flow_id: flow.id, via: address.via },
+      "No verification code was sent: the address has had too many codes for now.",
+    );
+    return;
+  }
+  await deliverVerificationCode(db, ctx, flow, identityId, address);
+}
+
+/**
  * Sends a verification code for one of an identity's addresses: e-mail by e-mail (with a link that
  * fills the code in), phone numbers by text message. The address moves from "pending" to "sent";
  * an address that is verified already keeps its "completed" state.
  */
-export async function sendVerificationCodeTo(
+async function deliverVerificationCode(
   db: Executor,
   ctx: ServerContext,
   flow: Flow,
@@ -128,6 +154,8 @@ export async function sendVerificationCodeFor(
 ): Promise<boolean> {
   const via = channelOf(submitted);
   const value = normalizeAddress(submitted, via);
+  // Counted before the lookup, so unknown addresses are limited exactly like known ones.
+  takeCodeSend(ctx, value);
   const ownerId = await findIdentityIdByVerifiableAddress(db, via, value);
   const identity = ownerId ? await findIdentity(db, ownerId) : undefined;
   const address = identity?.verifiableAddresses.find((a) => a.via === via && a.value === value);
@@ -138,6 +166,6 @@ export async function sendVerificationCodeFor(
     );
     return false;
   }
-  await sendVerificationCodeTo(db, ctx, flow, identity.id, address);
+  await deliverVerificationCode(db, ctx, flow, identity.id, address);
   return true;
 }

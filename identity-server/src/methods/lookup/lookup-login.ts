@@ -6,6 +6,11 @@ import { csrfTokenFor } from "../../http/csrf.ts";
 import { decodeFlowBody } from "../../http/flow-body.ts";
 import type { Identity } from "../../identity/identity.ts";
 import { credentialOf, lookupCodesOf } from "../../identity/second-factors.ts";
+import {
+  ensureSecondFactorAllowed,
+  recordSecondFactorPassed,
+  recordWrongSecondFactor,
+} from "../../rate-limit/rate-limits.ts";
 import { findIdentity, updateCredentialConfig } from "../../store/identities.ts";
 import { uiText } from "../../text/messages.ts";
 import { csrfNode, findInput, setNodeValue, upsertNode } from "../../ui/nodes.ts";
@@ -50,19 +55,23 @@ export async function lookupLogin(
       flow,
       typeof body.csrf_token === "string" ? body.csrf_token : undefined,
     );
+    ensureSecondFactorAllowed(ctx, identity.id);
     await ctx.db.transaction().execute(async (trx) => {
       const current = await findIdentity(trx, identity.id);
       const credential = current ? credentialOf(current, "lookup_secret") : undefined;
       if (!current || !credential) throw ValidationError.of("", uiText(4000014));
       const codes = lookupCodesOf(current);
       const match = findLookupCode(ctx.secret, codes, typed);
-      if (!match) throw ValidationError.of("", uiText(4000016));
-      if (match.used_at) throw ValidationError.of("", uiText(4000012));
+      if (!match || match.used_at) {
+        recordWrongSecondFactor(ctx, identity.id);
+        throw ValidationError.of("", uiText(match ? 4000012 : 4000016));
+      }
       const now = ctx.now();
       const usedAt = new Date(Math.round(now.getTime() / 1000) * 1000).toISOString();
       const updated = codes.map((c) => (c === match ? { ...c, used_at: usedAt } : c));
       await updateCredentialConfig(trx, credential.id, { recovery_codes: updated }, now);
     });
+    recordSecondFactorPassed(ctx, identity.id);
   } catch (error) {
     const codeNode = findInput(flow.ui, "lookup_secret");
     if (codeNode) setNodeValue(codeNode, undefined);

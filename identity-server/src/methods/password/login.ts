@@ -6,6 +6,11 @@ import { csrfTokenFor } from "../../http/csrf.ts";
 import { decodeFlowBody } from "../../http/flow-body.ts";
 import type { Credential, Identity } from "../../identity/identity.ts";
 import { normalizeEmail } from "../../identity/normalize.ts";
+import {
+  ensurePasswordAttemptAllowed,
+  recordPasswordLogin,
+  recordWrongPassword,
+} from "../../rate-limit/rate-limits.ts";
 import { findIdentityByIdentifier, updateCredentialConfig } from "../../store/identities.ts";
 import { uiText } from "../../text/messages.ts";
 import { csrfNode, findInput, inputNode, setNodeValue, upsertNode } from "../../ui/nodes.ts";
@@ -108,13 +113,21 @@ export async function passwordLogin(
       typeof body.csrf_token === "string" ? body.csrf_token : undefined,
     );
 
-    const found = await findIdentityByIdentifier(ctx.db, "password", normalizeEmail(identifier));
+    // Limited: refused before the identifier is looked up or any hash computed (also a DoS guard).
+    const key = normalizeEmail(identifier);
+    ensurePasswordAttemptAllowed(ctx, key, request.ip);
+    const found = await findIdentityByIdentifier(ctx.db, "password", key);
     const hashed = found?.credential.config.hashed_password;
     if (!found || typeof hashed !== "string") {
       await spendDummyVerification(password);
+      recordWrongPassword(ctx, key, request.ip);
       throw ValidationError.of("", uiText(4000006));
     }
-    if (!(await verifyPassword(password, hashed))) throw ValidationError.of("", uiText(4000006));
+    if (!(await verifyPassword(password, hashed))) {
+      recordWrongPassword(ctx, key, request.ip);
+      throw ValidationError.of("", uiText(4000006));
+    }
+    recordPasswordLogin(ctx, key);
     if (needsRehash(hashed)) await migrateHash(ctx, found.credential, password);
     return found.identity;
   } catch (error) {

@@ -6,6 +6,11 @@ import { csrfTokenFor } from "../../http/csrf.ts";
 import { decodeFlowBody } from "../../http/flow-body.ts";
 import type { Identity } from "../../identity/identity.ts";
 import { totpUrlOf } from "../../identity/second-factors.ts";
+import {
+  ensureSecondFactorAllowed,
+  recordSecondFactorPassed,
+  recordWrongSecondFactor,
+} from "../../rate-limit/rate-limits.ts";
 import { claimTotpStep } from "../../store/totp-steps.ts";
 import { uiText } from "../../text/messages.ts";
 import { csrfNode, findInput, setNodeValue, upsertNode } from "../../ui/nodes.ts";
@@ -53,11 +58,14 @@ export async function totpLogin(
     );
     const url = totpUrlOf(identity);
     if (!url) throw ValidationError.of("", uiText(4000011));
+    ensureSecondFactorAllowed(ctx, identity.id);
     const now = ctx.now();
     const step = matchingTotpStep(url, code, now);
     if (step === undefined || !(await claimTotpStep(ctx.db, identity.id, step, now))) {
+      recordWrongSecondFactor(ctx, identity.id);
       throw ValidationError.of("", uiText(4000008));
     }
+    recordSecondFactorPassed(ctx, identity.id);
   } catch (error) {
     const codeNode = findInput(flow.ui, "totp_code");
     if (codeNode) setNodeValue(codeNode, undefined);

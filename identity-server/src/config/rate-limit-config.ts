@@ -1,0 +1,70 @@
+import { z } from "zod";
+import { parseDuration } from "./duration.ts";
+
+/** One limiter: at most `max` counted events per key within a sliding `windowMs`; `max` 0 = off. */
+export interface RateLimitRule {
+  max: number;
+  windowMs: number;
+}
+
+/** Kratos OSS has none of these; the numbers follow Login.gov (logingov-anchor §1.13). */
+export interface RateLimitConfig {
+  /** Wrong passwords per identifier (as typed, normalised); a successful login clears it. */
+  passwordPerIdentifier: RateLimitRule;
+  /** Wrong passwords per client IP (Fastify's request.ip under the server's trust-proxy setting). */
+  passwordPerIp: RateLimitRule;
+  /** Codes sent per address: recovery, verification and second-factor login codes. */
+  codeSendsPerAddress: RateLimitRule;
+  /** Wrong second factors (TOTP, backup code, login code) per identity. */
+  secondFactorPerIdentity: RateLimitRule;
+}
+
+const count = z.coerce
+  .number({ message: "must be a whole number (0 turns the limit off)" })
+  .int("must be a whole number (0 turns the limit off)")
+  .min(0, "must be 0 (off) or more")
+  .max(1_000_000, "must be at most 1000000");
+
+const window = z
+  .string()
+  .trim()
+  .transform((value, ctx) => {
+    const ms = parseDuration(value);
+    if (ms === undefined || ms <= 0) {
+      ctx.addIssue({ code: "custom", message: `"${value}" is not a positive duration like 15m` });
+      return z.NEVER;
+    }
+    return ms;
+  });
+
+/** The environment variables of the rate limits; `loadConfig` validates them with the rest. */
+export const rateLimitEnvShape = {
+  IDENTITY_RATE_LIMIT_PASSWORD_PER_IDENTIFIER: count.default(10),
+  IDENTITY_RATE_LIMIT_PASSWORD_PER_IP: count.default(100),
+  IDENTITY_RATE_LIMIT_PASSWORD_WINDOW: window.default(15 * 60_000),
+  IDENTITY_RATE_LIMIT_CODE_SENDS_PER_ADDRESS: count.default(5),
+  IDENTITY_RATE_LIMIT_CODE_SENDS_WINDOW: window.default(15 * 60_000),
+  IDENTITY_RATE_LIMIT_SECOND_FACTOR_PER_IDENTITY: count.default(10),
+  IDENTITY_RATE_LIMIT_SECOND_FACTOR_WINDOW: window.default(10 * 60_000),
+};
+
+type RateLimitEnv = z.infer<z.ZodObject<typeof rateLimitEnvShape>>;
+
+export function rateLimitConfigFrom(env: RateLimitEnv): RateLimitConfig {
+  const passwordWindow = env.IDENTITY_RATE_LIMIT_PASSWORD_WINDOW;
+  return {
+    passwordPerIdentifier: {
+      max: env.IDENTITY_RATE_LIMIT_PASSWORD_PER_IDENTIFIER,
+      windowMs: passwordWindow,
+    },
+    passwordPerIp: { max: env.IDENTITY_RATE_LIMIT_PASSWORD_PER_IP, windowMs: passwordWindow },
+    codeSendsPerAddress: {
+      max: env.IDENTITY_RATE_LIMIT_CODE_SENDS_PER_ADDRESS,
+      windowMs: env.IDENTITY_RATE_LIMIT_CODE_SENDS_WINDOW,
+    },
+    secondFactorPerIdentity: {
+      max: env.IDENTITY_RATE_LIMIT_SECOND_FACTOR_PER_IDENTITY,
+      windowMs: env.IDENTITY_RATE_LIMIT_SECOND_FACTOR_WINDOW,
+    },
+  };
+}
