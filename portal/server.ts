@@ -10,6 +10,8 @@ import { createProxyMiddleware } from "http-proxy-middleware";
 import { pino } from "pino";
 import type { RouterContextProvider, ServerBuild } from "react-router";
 import { getConfig } from "./app/config.server.ts";
+import { withOrigins } from "./app/http/csp-origins.ts";
+import type { WidenedDirective } from "./app/http/csp-origins.ts";
 import type { RequestInfo } from "./app/http/request-context.ts";
 import { sessionEntropyName } from "./app/http/session-entropy.server.ts";
 import { proxiedEntropy } from "./app/session/proxied-entropy.server.ts";
@@ -78,7 +80,12 @@ app.use(
   }),
 );
 
-const formTargets = ["'self'", new URL(config.ssoPortalUrl).origin];
+// The OAuth2 service is a hop of every no-JS post on a challenge page (login → /oauth2/auth …).
+const formTargets = [
+  "'self'",
+  new URL(config.ssoPortalUrl).origin,
+  new URL(config.oauth2PublicUrl).origin,
+];
 app.use(
   helmet({
     contentSecurityPolicy: {
@@ -124,6 +131,9 @@ app.use(
         nonce: requestMeta.get(res)?.nonce ?? "",
         forwardedFor: req.ip,
         correlationId: requestMeta.get(res)?.correlationId,
+        // Pages for an OAuth2 challenge add the client's origins (helmet set the policy already;
+        // nothing is sent before the loaders have run).
+        allowOrigins: (directive, origins) => allowOrigins(res, directive, origins),
       }),
   }),
 );
@@ -136,6 +146,16 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.once(signal, () => {
     server.close(() => process.exit(0));
   });
+}
+
+function allowOrigins(
+  res: ServerResponse,
+  directive: WidenedDirective,
+  origins: readonly string[],
+): void {
+  const policy = res.getHeader("Content-Security-Policy");
+  if (res.headersSent || typeof policy !== "string" || origins.length === 0) return;
+  res.setHeader("Content-Security-Policy", withOrigins(policy, directive, origins));
 }
 
 async function loadBuild(): Promise<ServerBuild> {

@@ -10,6 +10,7 @@ export const portalPages = [
   "settings",
   "error",
   "logout",
+  "consent",
 ] as const;
 
 export type PortalPage = (typeof portalPages)[number];

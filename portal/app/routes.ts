@@ -19,6 +19,7 @@ export default [
     route("settings", "routes/settings/route.tsx"),
     route("error", "routes/error.tsx"),
     route("logout", "routes/logout.tsx"),
+    route("consent", "routes/consent/route.tsx"),
     route("*", "routes/not-found.tsx", { id: "locale-not-found" }),
   ]),
   route("*", "routes/not-found.tsx"),

@@ -1,3 +1,4 @@
+import type { WidenedDirective } from "./csp-origins.ts";
 import { RouterContextProvider, createContext } from "react-router";
 
 export interface RequestInfo {
@@ -7,6 +8,12 @@ export interface RequestInfo {
   forwardedFor: string | undefined;
   /** x-correlation-id of this request (incoming or freshly minted by the server). */
   correlationId: string | undefined;
+  /**
+   * Adds origins to one directive of this response's CSP (pages rendered for an OAuth2
+   * challenge: the client's redirect URIs to form-action, its logo to img-src). Absent where no
+   * policy is sent (tests, tools).
+   */
+  allowOrigins?: (directive: WidenedDirective, origins: readonly string[]) => void;
 }
 
 export const requestInfoContext = createContext<RequestInfo>({

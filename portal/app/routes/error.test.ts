@@ -29,6 +29,20 @@ const storedCsrfFailure = {
 };
 
 describe("the error page loader", () => {
+  it("shows an OAuth2 problem without asking the identity service", async () => {
+    const { calls } = stubIdentity({});
+    await expect(load("/es/error?oauth2=expired")).resolves.toMatchObject({
+      data: { problem: "expired" },
+    });
+    expect(calls).toEqual([]);
+  });
+
+  it("goes back to the start for an unknown OAuth2 problem and no id", async () => {
+    stubIdentity({});
+    const result = await load("/es/error?oauth2=bogus");
+    expect(result instanceof Response && result.headers.get("location")).toBe("/es");
+  });
+
   it.each([403, 404, 410])("goes back to the start when the error answers %i", async (status) => {
     const answer =
       status === 404
