@@ -1,47 +1,76 @@
+import fastifyCookie from "@fastify/cookie";
 import Fastify, { type FastifyInstance } from "fastify";
+import { registerAuthRoutes, sessionCookie } from "./auth-routes.ts";
 import type { DemoConfig } from "./config.ts";
 import { escapeHtml, page } from "./html.ts";
-import { whoIsSignedIn, type SignedInPerson } from "./session.ts";
+import { createOidcClient, type OidcClient } from "./oidc-client.ts";
+import { personDetails, signInLink, signOutForm } from "./pages.ts";
+import { defaultReturnPath } from "./return-path.ts";
+import { SessionStore } from "./session-store.ts";
+import { signOutToken } from "./sign-out-token.ts";
 
 const agencies = ["Department of Examples", "Office of Demonstrations", "Bureau of Samples"];
 
-function personDetails(person: SignedInPerson): string {
-  return `<dl>
-<dt>E-mail</dt><dd data-testid="signed-in-email">${escapeHtml(person.email)}</dd>
-<dt>Identity</dt><dd>${escapeHtml(person.identityId)}</dd>
-<dt>Signed in at</dt><dd>${escapeHtml(person.authenticatedAt)}</dd>
-<dt>Assurance level</dt><dd>${escapeHtml(person.assuranceLevel)}</dd>
-</dl>`;
-}
-
-function signOut(config: DemoConfig): string {
-  return `<p><a href="${escapeHtml(`${config.portalUrl}/en/logout`)}">Sign out</a></p>`;
-}
-
-export function buildDemoPortal(config: DemoConfig): FastifyInstance {
+export function buildDemoPortal(
+  config: DemoConfig,
+  client: OidcClient = createOidcClient(config.oidc),
+): FastifyInstance {
   const app = Fastify({ logger: { level: config.logLevel } });
+  void app.register(fastifyCookie);
+  // The sign-out form is a plain HTML form (works without JavaScript); one flat string map is all
+  // it sends, so URLSearchParams is enough and no body-parser plugin is needed.
+  app.addContentTypeParser(
+    "application/x-www-form-urlencoded",
+    { parseAs: "string", bodyLimit: 4096 },
+    (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
+  );
 
-  const signIn = (path: string) =>
-    `<p>You are not signed in.</p><p><a href="${escapeHtml(
-      `${config.portalUrl}/login?return_to=${encodeURIComponent(`${config.publicUrl}${path}`)}`,
-    )}">Sign in</a></p>`;
+  const sessions = new SessionStore();
+  const auth = registerAuthRoutes(app, config, client, sessions);
+  const html = "text/html; charset=utf-8";
+  const portalLink = `<p><a href="${escapeHtml(`${config.portalUrl}/`)}">Go to the sign-in portal</a></p>`;
 
-  app.get("/", async (request, reply) => {
-    const person = await whoIsSignedIn(config.identityPublicUrl, request.headers.cookie);
-    const body = person
-      ? `<h1>Welcome back</h1>${personDetails(person)}<p><a href="/agency-selection">Choose another agency</a></p>${signOut(config)}`
-      : `<h1>Agency product</h1>${signIn("/")}`;
-    return reply.type("text/html; charset=utf-8").send(page("Home", body));
+  app.get("/", (request, reply) => {
+    const sessionId = request.cookies[sessionCookie];
+    const session = sessions.get(sessionId);
+    if (!session || !sessionId) {
+      const notice = auth.cameBackFromSignOut(request, reply)
+        ? `<p role="status">You have signed out.</p>`
+        : "";
+      return reply
+        .type(html)
+        .send(
+          page(
+            "Home",
+            `<h1>Agency product</h1>${notice}<p>You are not signed in.</p>${signInLink()}${portalLink}`,
+          ),
+        );
+    }
+    return reply.type(html).send(
+      page(
+        "Home",
+        `<h1>Welcome back</h1>${personDetails(session)}
+<p><a href="${defaultReturnPath}">Choose an agency</a></p>
+${signOutForm(signOutToken(config.cookieSecret, sessionId))}`,
+      ),
+    );
   });
 
-  app.get("/agency-selection", async (request, reply) => {
-    const person = await whoIsSignedIn(config.identityPublicUrl, request.headers.cookie);
-    const body = person
-      ? `<h1>Select your agency</h1>${personDetails(person)}<ul>${agencies
+  app.get("/agency-selection", (request, reply) => {
+    const sessionId = request.cookies[sessionCookie];
+    const session = sessions.get(sessionId);
+    if (!session || !sessionId) {
+      return reply.redirect(`/auth/login?return_to=${encodeURIComponent(defaultReturnPath)}`, 303);
+    }
+    return reply.type(html).send(
+      page(
+        "Agency selection",
+        `<h1>Select your agency</h1>${personDetails(session)}<ul>${agencies
           .map((name) => `<li>${escapeHtml(name)}</li>`)
-          .join("")}</ul>${signOut(config)}`
-      : `<h1>Select your agency</h1>${signIn("/agency-selection")}`;
-    return reply.type("text/html; charset=utf-8").send(page("Agency selection", body));
+          .join("")}</ul>
+${signOutForm(signOutToken(config.cookieSecret, sessionId))}`,
+      ),
+    );
   });
 
   app.get("/health/alive", () => ({ status: "ok" }));

@@ -1,20 +1,67 @@
+import { randomBytes } from "node:crypto";
 import { z } from "zod";
 
+// Empty values count as unset, so `VAR=` in a shell or .env file falls back to the default.
+const optional = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((value) => (value === "" ? undefined : value), schema);
+
+function isLoopback(hostname: string): boolean {
+  return (
+    hostname === "localhost" ||
+    hostname.endsWith(".localhost") ||
+    hostname === "[::1]" ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname)
+  );
+}
+
+const issuerUrl = z
+  .url()
+  .refine((value) => !new URL(value).search && !new URL(value).hash, {
+    message: "must have no query or fragment",
+  })
+  .refine(
+    (value) => {
+      const url = new URL(value);
+      return url.protocol === "https:" || (url.protocol === "http:" && isLoopback(url.hostname));
+    },
+    { message: "must be https (plain http only for localhost or a loopback address)" },
+  );
+
 const configSchema = z.object({
-  DEMO_HOST: z.string().min(1).default("127.0.0.1"),
-  DEMO_PORT: z.coerce.number().int().min(0).max(65535).default(4000),
-  DEMO_PUBLIC_URL: z.url().default("http://localhost:4000"),
-  PORTAL_PUBLIC_URL: z.url().default("http://localhost:3000"),
-  KRATOS_PUBLIC_URL: z.url().default("http://127.0.0.1:4433"),
-  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  DEMO_HOST: optional(z.string().min(1).default("127.0.0.1")),
+  DEMO_PORT: optional(z.coerce.number().int().min(0).max(65535).default(4000)),
+  DEMO_PUBLIC_URL: optional(z.url().default("http://localhost:4000")),
+  PORTAL_PUBLIC_URL: optional(z.url().default("http://localhost:3000")),
+  DEMO_OIDC_ISSUER: optional(issuerUrl.default("http://localhost:4444")),
+  DEMO_OIDC_CLIENT_ID: optional(z.string().min(1).default("demo-portal")),
+  DEMO_OIDC_CLIENT_SECRET: optional(
+    z.string({ error: "is required (the client secret registered at the OAuth2 service)" }),
+  ),
+  DEMO_COOKIE_SECRET: optional(
+    z.string().min(32, { message: "must be at least 32 characters" }).optional(),
+  ),
+  LOG_LEVEL: optional(
+    z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  ),
 });
 
 export type DemoConfig = {
   host: string;
   port: number;
+  /** Origin (and optional path) the browser uses for this app, without a trailing slash. */
   publicUrl: string;
   portalUrl: string;
-  identityPublicUrl: string;
+  oidc: {
+    issuer: string;
+    clientId: string;
+    clientSecret: string;
+    /** openid-client refuses http unless told; only loopback issuers get here with http. */
+    allowInsecureRequests: boolean;
+  };
+  /** Keys the sealed login-state cookie and the sign-out form token. */
+  cookieSecret: string;
+  /** Cookies get `Secure` when the app is served over https. */
+  secureCookies: boolean;
   logLevel: string;
 };
 
@@ -27,12 +74,23 @@ export function loadDemoConfig(env: Record<string, string | undefined>): DemoCon
     throw new Error(`Invalid demo-portal configuration:\n  ${problems.join("\n  ")}`);
   }
   const c = parsed.data;
+  const publicUrl = c.DEMO_PUBLIC_URL.replace(/\/$/, "");
+  const issuer = c.DEMO_OIDC_ISSUER.replace(/\/$/, "");
   return {
     host: c.DEMO_HOST,
     port: c.DEMO_PORT,
-    publicUrl: c.DEMO_PUBLIC_URL.replace(/\/$/, ""),
+    publicUrl,
     portalUrl: c.PORTAL_PUBLIC_URL.replace(/\/$/, ""),
-    identityPublicUrl: c.KRATOS_PUBLIC_URL.replace(/\/$/, ""),
+    oidc: {
+      issuer,
+      clientId: c.DEMO_OIDC_CLIENT_ID,
+      clientSecret: c.DEMO_OIDC_CLIENT_SECRET,
+      allowInsecureRequests: new URL(issuer).protocol === "http:",
+    },
+    // A random default only lives as long as the process: sign-ins in progress (and sessions,
+    // which are in memory anyway) do not survive a restart, which is fine for a demo.
+    cookieSecret: c.DEMO_COOKIE_SECRET ?? randomBytes(32).toString("base64url"),
+    secureCookies: new URL(publicUrl).protocol === "https:",
     logLevel: c.LOG_LEVEL,
   };
 }

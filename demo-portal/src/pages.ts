@@ -1,0 +1,54 @@
+import { escapeHtml, page } from "./html.ts";
+import type { DemoSession } from "./session-store.ts";
+
+function text(value: unknown): string | undefined {
+  return typeof value === "string" && value !== "" ? value : undefined;
+}
+
+function row(label: string, value: string | undefined, testId?: string): string {
+  if (value === undefined) return "";
+  const attribute = testId ? ` data-testid="${testId}"` : "";
+  return `<dt>${label}</dt><dd${attribute}>${escapeHtml(value)}</dd>`;
+}
+
+/** The signed-in person from the ID token, with userinfo filling in (and winning on) profile data. */
+export function personDetails(session: DemoSession): string {
+  const { claims, userinfo } = session;
+  const email = text(userinfo.email) ?? text(claims.email) ?? "";
+  const name = text(userinfo.name) ?? text(claims.name);
+  const authTime =
+    typeof claims.auth_time === "number"
+      ? new Date(claims.auth_time * 1000).toISOString()
+      : undefined;
+  const amr = Array.isArray(claims.amr) ? claims.amr.filter((m) => typeof m === "string") : [];
+  return `<dl>
+${row("E-mail", email, "signed-in-email")}
+${row("Name", name)}
+${row("Subject", text(claims.sub), "signed-in-subject")}
+${row("Signed in at", authTime, "signed-in-auth-time")}
+${row("Assurance level (acr)", text(claims.acr), "signed-in-acr")}
+${row("Methods (amr)", amr.length > 0 ? amr.join(", ") : undefined, "signed-in-amr")}
+</dl>`;
+}
+
+export function signOutForm(token: string): string {
+  return `<form method="post" action="/auth/logout">
+<input type="hidden" name="csrf_token" value="${escapeHtml(token)}">
+<button type="submit">Sign out</button>
+</form>`;
+}
+
+export function signInLink(returnTo?: string): string {
+  const href = returnTo ? `/auth/login?return_to=${encodeURIComponent(returnTo)}` : "/auth/login";
+  return `<p><a href="${escapeHtml(href)}">Sign in</a></p>`;
+}
+
+/** A page for a sign-in or sign-out that went wrong: what happened and a way to start over. */
+export function problemPage(title: string, message: string, retryHref: string): string {
+  return page(
+    title,
+    `<h1>${escapeHtml(title)}</h1>
+<p>${escapeHtml(message)}</p>
+<p><a href="${escapeHtml(retryHref)}">Try again</a></p>`,
+  );
+}
