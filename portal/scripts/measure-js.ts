@@ -46,14 +46,17 @@ export function gzipSize(file: string): number {
 
 /** The JavaScript files a page's server-rendered HTML references. */
 export async function filesFromPage(url: string): Promise<Set<string>> {
-  return scriptsOf(await fetchPage(url));
+  return scriptsOf((await fetchPage(url)).html);
 }
 
 /**
  * Fetches the page like a browser would: cookies kept (and added to `cookies`) across the
- * flow-creating redirect. Returns the final HTML.
+ * flow-creating redirect. Returns the final URL and its HTML.
  */
-export async function fetchPage(url: string, cookies = new Map<string, string>()): Promise<string> {
+export async function fetchPage(
+  url: string,
+  cookies = new Map<string, string>(),
+): Promise<{ url: string; html: string }> {
   let location = url;
   for (let hop = 0; hop < 10; hop++) {
     const response = await fetch(location, {
@@ -71,7 +74,7 @@ export async function fetchPage(url: string, cookies = new Map<string, string>()
       continue;
     }
     if (!response.ok) throw new Error(`${location} answered ${response.status}`);
-    return response.text();
+    return { url: location, html: await response.text() };
   }
   throw new Error(`${url} redirected too often`);
 }

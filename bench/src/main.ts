@@ -1,0 +1,129 @@
+// `npm run bench`: starts the whole system on its own ports with a fresh data dir, measures it,
+// stops it, prints a table and writes bench/results.json and bench/RESULTS.md. See bench/README.md.
+import { writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { hashPassword } from "../../identity-server/src/methods/password/hasher.ts";
+import { budgetBytes } from "../../portal/scripts/measure-js.ts";
+import { measureHashLimit } from "./argon2-limit.ts";
+import {
+  benchPassword,
+  browserLogin,
+  clientCredentialsToken,
+  cookieHeader,
+  createClient,
+  emailOf,
+  seedIdentities,
+} from "./identity-api.ts";
+import { runLighthouse } from "./lighthouse.ts";
+import { RssSampler, statusBytes } from "./memory.ts";
+import { mixedTraffic } from "./mixed-traffic.ts";
+import { urls } from "./ports.ts";
+import { portalFigures } from "./portal-figures.ts";
+import { rows } from "./rows.ts";
+import { machine, markdownTable, printTable, writeResults } from "./report.ts";
+import { scaling } from "./scaling.ts";
+import { serverFigures } from "./server-figures.ts";
+import { startSystem } from "./system.ts";
+
+const setting = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+const settings = {
+  loadSeconds: setting("BENCH_LOAD_SECONDS", 10),
+  mixedSeconds: setting("BENCH_MIXED_SECONDS", 60),
+  scaleSeconds: setting("BENCH_SCALE_SECONDS", 8),
+  renderSamples: setting("BENCH_RENDER_SAMPLES", 40),
+  scaleStages: (process.env.BENCH_SCALE_STAGES ?? "1000,10000,100000").split(",").map(Number),
+};
+
+const startedAt = performance.now();
+const step = (text: string) =>
+  console.log(`[${((performance.now() - startedAt) / 1000).toFixed(0).padStart(3)} s] ${text}`);
+
+step("starting the system (scripts/start-all.ts)");
+const system = await startSystem();
+const sampler = new RssSampler({
+  "identity-server": system.pids.identityServer,
+  portal: system.pids.portal,
+  "demo-portal": system.pids.demoPortal,
+});
+try {
+  const firstStage = settings.scaleStages[0] ?? 1000;
+  step(`seeding ${firstStage} identities`);
+  const importedHash = await hashPassword(benchPassword);
+  const identityIds = await seedIdentities(0, firstStage, importedHash);
+  const browserCookies = await browserLogin(emailOf(0));
+
+  step("portal: bytes per screen (SSR HTML and Chromium) and server-render time");
+  const screens = await portalFigures(
+    [
+      { path: "/en/login" },
+      { path: "/en/registration" },
+      { path: "/en/recovery" },
+      { path: "/en/verification" },
+      { path: "/en/settings", cookies: browserCookies },
+    ],
+    settings.renderSamples,
+  );
+
+  step("Lighthouse /en/login");
+  const lighthouse = await runLighthouse(`${urls.portal}/en/login`);
+
+  step("argon2id hash time (the server's parameters)");
+  const hash = await measureHashLimit();
+
+  const client = await createClient();
+  const accessToken = await clientCredentialsToken(client);
+  let loginCounter = 0;
+  const targets = {
+    sessionCookie: cookieHeader(browserCookies),
+    nextIdentifier: () => emailOf(loginCounter++ % firstStage),
+    accessToken,
+    client,
+  };
+  step("identity server: bare Fastify, whoami, logins, introspect, token");
+  sampler.reset();
+  const server = await serverFigures(targets, hash, settings.loadSeconds);
+
+  step(`mixed traffic for ${settings.mixedSeconds} s at 100 connections`);
+  const mixed = await mixedTraffic(targets, sampler, settings.mixedSeconds);
+
+  step(`scaling: ${settings.scaleStages.join(", ")} identities and sessions`);
+  const scale = await scaling(
+    system.dataDir,
+    importedHash,
+    { identityIds },
+    settings.scaleStages,
+    settings.scaleSeconds,
+  );
+  const memory = {
+    peakRssWholeRunBytes: sampler.peakSinceStart(),
+    identityServerVmHwmBytes: statusBytes(system.pids.identityServer, "VmHWM"),
+  };
+  sampler.stop();
+  step("stopping the system");
+  await system.stop();
+
+  const totalSeconds = (performance.now() - startedAt) / 1000;
+  const figures = { screens, lighthouse, hash, server, mixed, scale, memory };
+  const table = rows(figures, budgetBytes);
+  console.log("");
+  printTable(table);
+  console.log(`\nWhole run: ${totalSeconds.toFixed(0)} s`);
+
+  const results = {
+    date: new Date().toISOString(),
+    machine: machine(),
+    durationSeconds: Math.round(totalSeconds),
+    settings,
+    figures,
+    table,
+  };
+  writeResults(fileURLToPath(new URL("../results.json", import.meta.url)), results);
+  writeFileSync(
+    fileURLToPath(new URL("../RESULTS.md", import.meta.url)),
+    `# Benchmark results\n\n${results.date.slice(0, 10)}, ${results.machine.cpuModel} × ${results.machine.cores} cores, ${(results.machine.ramBytes / 2 ** 30).toFixed(0)} GiB RAM, Node ${results.machine.node}; whole run ${results.durationSeconds} s (\`npm run bench\`, see bench/README.md).\n\n${markdownTable(table)}\n`,
+  );
+} catch (error) {
+  sampler.stop();
+  await system.stop();
+  throw error;
+}

@@ -1,0 +1,134 @@
+// Which figure is checked against which target (DESIGN §6 and issue 8).
+import type { HashFigures } from "./argon2-limit.ts";
+import type { LighthouseFigures } from "./lighthouse.ts";
+import type { MixedFigures } from "./mixed-traffic.ts";
+import type { ScreenFigures } from "./portal-figures.ts";
+import { atLeast, atMost, bytes, info, mb, ms, perSecond, type Row } from "./report.ts";
+import type { ScalePoint } from "./scaling.ts";
+import type { ServerFigures } from "./server-figures.ts";
+
+export interface Figures {
+  screens: ScreenFigures[];
+  lighthouse: LighthouseFigures;
+  hash: HashFigures;
+  server: ServerFigures;
+  mixed: MixedFigures;
+  scale: ScalePoint[];
+  memory: { peakRssWholeRunBytes: Record<string, number>; identityServerVmHwmBytes: number };
+}
+
+const ratio = (n: number) => n.toFixed(2);
+const latency = (f: { p50: number; p99: number }) => `p50 ${ms(f.p50)}, p99 ${ms(f.p99)}`;
+const memoryLimit = 200e6;
+
+export function rows(f: Figures, jsBudget: number): Row[] {
+  const out: Row[] = [];
+  for (const s of f.screens) {
+    if (s.path === "/en/login") {
+      out.push(
+        atMost(
+          `${s.path} JS gzip, SSR HTML (${s.html.jsFiles} files)`,
+          s.html.jsGzipBytes,
+          jsBudget,
+          bytes,
+        ),
+      );
+      out.push(
+        atMost(
+          `${s.path} JS gzip, Chromium fetched (${s.fetched.jsFiles} files)`,
+          s.fetched.jsGzipBytes,
+          jsBudget,
+          bytes,
+        ),
+      );
+    } else {
+      out.push(
+        info(
+          `${s.path} JS gzip, SSR HTML / fetched`,
+          `${bytes(s.html.jsGzipBytes)} / ${bytes(s.fetched.jsGzipBytes)}`,
+        ),
+      );
+    }
+    out.push(
+      info(
+        `${s.path} CSS gzip, SSR HTML / fetched`,
+        `${bytes(s.html.cssGzipBytes)} / ${bytes(s.fetched.cssGzipBytes)}`,
+      ),
+    );
+    out.push(
+      info(
+        `${s.path} server render (${s.render.samples} GETs)`,
+        `median ${ms(s.render.medianMs)}, p95 ${ms(s.render.p95Ms)}`,
+      ),
+    );
+  }
+  out.push(
+    info("Lighthouse /en/login performance (mobile)", String(f.lighthouse.performanceScore)),
+  );
+  out.push(info("Lighthouse /en/login LCP (mobile)", ms(f.lighthouse.lcpMs)));
+
+  const s = f.server;
+  out.push(info("bare Fastify GET / (50 conn)", perSecond(s.bare.perSecond)));
+  out.push(info("/sessions/whoami (50 conn)", perSecond(s.whoami.perSecond)));
+  out.push(atLeast("whoami ÷ bare Fastify", s.whoamiRatio, 0.5, ratio));
+  out.push(atMost("whoami p99 at 50 connections", s.whoami.p99, 10, ms));
+  out.push(
+    info(
+      `argon2id hash (server params), ${f.hash.cores} cores`,
+      `${ms(f.hash.hashMedianMs)} → limit ${perSecond(f.hash.limitPerSecond)}`,
+    ),
+  );
+  out.push(
+    info(
+      `password logins (${s.login.connections} conn)`,
+      `${perSecond(s.login.perSecond)}, ${latency(s.login)}`,
+    ),
+  );
+  out.push(atLeast("logins ÷ hash-bound limit", s.loginRatio, 0.8, ratio));
+  out.push(
+    info(
+      `introspect (${s.introspect.connections} conn)`,
+      `${perSecond(s.introspect.perSecond)}, ${latency(s.introspect)}`,
+    ),
+  );
+  out.push(
+    info(
+      `token client_credentials (${s.token.connections} conn)`,
+      `${perSecond(s.token.perSecond)}, ${latency(s.token)}`,
+    ),
+  );
+
+  const m = f.mixed;
+  out.push(atMost(`mixed ${m.seconds} s: errors (non-2xx + socket)`, m.errors, 0, String));
+  for (const kind of ["whoami", "introspect", "login", "token"] as const) {
+    out.push(
+      info(
+        `mixed: ${kind} (${m.connections[kind]} conn)`,
+        `${perSecond(m[kind].perSecond)}, p99 ${ms(m[kind].p99)}`,
+      ),
+    );
+  }
+  for (const [name, peak] of Object.entries(m.peakRssBytes)) {
+    out.push(atMost(`mixed: peak RSS ${name}`, peak, memoryLimit, mb));
+  }
+  for (const [name, peak] of Object.entries(f.memory.peakRssWholeRunBytes)) {
+    out.push(atMost(`whole run: peak RSS ${name}`, peak, memoryLimit, mb));
+  }
+
+  for (const p of f.scale) {
+    const n = p.identities.toLocaleString("en-US");
+    out.push(
+      info(
+        `${n} identities: whoami (${p.whoami.connections} conn)`,
+        `${perSecond(p.whoami.perSecond)}, ${latency(p.whoami)}`,
+      ),
+    );
+    out.push(
+      info(
+        `${n} identities: login (${p.login.connections} conn)`,
+        `${perSecond(p.login.perSecond)}, ${latency(p.login)}`,
+      ),
+    );
+  }
+  return out;
+}

@@ -1,0 +1,97 @@
+// identity-server throughput and latency, each figure a separate autocannon run.
+import type { HashFigures } from "./argon2-limit.ts";
+import { basicAuth, benchPassword, tokenRequestBody, type OAuth2Client } from "./identity-api.ts";
+import { runLoad, runLogins, type LoadFigures } from "./load.ts";
+import { ports, urls } from "./ports.ts";
+import { startNode, stopProcess, waitForPort } from "./processes.ts";
+
+export interface Targets {
+  /** Cookie header of a browser session. */
+  sessionCookie: string;
+  /** Round-robin identifiers with the bench password. */
+  nextIdentifier: () => string;
+  accessToken: string;
+  client: OAuth2Client;
+}
+
+export const introspectRequest = (token: string) => ({
+  url: `${urls.oauth2Admin}/admin/oauth2/introspect`,
+  method: "POST" as const,
+  headers: { "content-type": "application/x-www-form-urlencoded" },
+  body: `token=${encodeURIComponent(token)}`,
+});
+
+export const tokenRequest = (client: OAuth2Client) => ({
+  url: `${urls.oauth2Public}/oauth2/token`,
+  method: "POST" as const,
+  headers: {
+    "content-type": "application/x-www-form-urlencoded",
+    authorization: basicAuth(client),
+  },
+  body: tokenRequestBody,
+});
+
+export const whoamiRequest = (cookie: string) => ({
+  url: `${urls.identityPublic}/sessions/whoami`,
+  headers: { cookie },
+});
+
+export interface ServerFigures {
+  bare: LoadFigures;
+  whoami: LoadFigures;
+  whoamiRatio: number;
+  login: LoadFigures & { connections: number };
+  loginRatio: number;
+  introspect: LoadFigures & { connections: number };
+  token: LoadFigures & { connections: number };
+}
+
+export async function serverFigures(
+  targets: Targets,
+  hash: HashFigures,
+  seconds: number,
+): Promise<ServerFigures> {
+  // Same autocannon settings for both: 50 connections, `seconds` each, one after the other.
+  const bareProcess = startNode("bench/src/bare-fastify.ts", {
+    BARE_PORT: String(ports.bareFastify),
+  });
+  await waitForPort(ports.bareFastify, bareProcess);
+  const bare = await runLoad({ url: `${urls.bareFastify}/`, connections: 50, seconds });
+  await stopProcess(bareProcess);
+  const whoami = await runLoad({
+    ...whoamiRequest(targets.sessionCookie),
+    connections: 50,
+    seconds,
+  });
+
+  // Enough concurrent logins to keep every core hashing.
+  const loginConnections = hash.cores * 4;
+  const login = await runLogins(
+    urls.identityPublic,
+    targets.nextIdentifier,
+    benchPassword,
+    loginConnections,
+    seconds,
+  );
+  const introspectConnections = 20;
+  const introspect = await runLoad({
+    ...introspectRequest(targets.accessToken),
+    connections: introspectConnections,
+    seconds,
+  });
+  const tokenConnections = 10;
+  const token = await runLoad({
+    ...tokenRequest(targets.client),
+    connections: tokenConnections,
+    seconds,
+  });
+  return {
+    bare,
+    whoami,
+    whoamiRatio: whoami.perSecond / bare.perSecond,
+    login: { ...login, connections: loginConnections },
+    loginRatio: login.perSecond / hash.limitPerSecond,
+    introspect: { ...introspect, connections: introspectConnections },
+    token: { ...token, connections: tokenConnections },
+  };
+}
