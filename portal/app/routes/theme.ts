@@ -20,9 +20,27 @@ export function loader() {
   return redirect("/");
 }
 
-/** Only paths on this site, so the form cannot be used to bounce users elsewhere. */
+/**
+ * Only paths on this site, so the form cannot be used to bounce users elsewhere. Browsers drop
+ * tabs and newlines from URLs and read `\` as `/`, so `/<tab>/evil.example` is `//evil.example` to
+ * them: the value is parsed the way a browser would and must stay on a placeholder origin.
+ */
 export function localPath(value: FormDataEntryValue | null): string {
-  if (typeof value !== "string" || !value.startsWith("/") || value.startsWith("//")) return "/";
-  if (value.includes("\\")) return "/";
-  return value;
+  if (typeof value !== "string" || !value.startsWith("/")) return "/";
+  if (value.includes("\\") || [...value].some((c) => c.charCodeAt(0) < 0x20 || c === "\u007f"))
+    return "/";
+  const here = "http://portal.invalid";
+  let target: URL;
+  try {
+    target = new URL(value, here);
+  } catch {
+    return "/";
+  }
+  if (
+    target.origin !== here ||
+    !target.pathname.startsWith("/") ||
+    target.pathname.startsWith("//")
+  )
+    return "/";
+  return `${target.pathname}${target.search}${target.hash}`;
 }
