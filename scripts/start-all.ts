@@ -1,6 +1,7 @@
 // `npm start`: runs the embedded identity server, the portal and the demo agency product together,
 // wires their URLs to each other, waits until each one accepts connections and prints where they are.
 import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { connect } from "node:net";
 import { fileURLToPath } from "node:url";
 
@@ -20,6 +21,30 @@ const demoUrl = (env.DEMO_PUBLIC_URL ?? `http://localhost:${demoPort}`).replace(
 // EMBEDDED_IDENTITY=false points the portal at an Ory Kratos given by KRATOS_PUBLIC_URL instead.
 const embedded = (env.EMBEDDED_IDENTITY ?? "true") !== "false";
 const identityUrl = env.KRATOS_PUBLIC_URL ?? `http://127.0.0.1:${identityPublicPort}`;
+const oauth2Issuer = (env.IDENTITY_OAUTH2_ISSUER ?? `http://localhost:${oauth2PublicPort}`).replace(
+  /\/$/,
+  "",
+);
+
+// The demo signs in through the OAuth2 service as a confidential client. In the embedded default
+// a fresh secret per start registers it (the seed client is replaced at every start-up), so no
+// shared secret has to live in the repository. Elsewhere the caller registers the client and
+// passes its secret; without one the demo stops with a message naming the variable.
+const demoClientId = env.DEMO_OIDC_CLIENT_ID ?? "demo-portal";
+const demoClientSecret =
+  env.DEMO_OIDC_CLIENT_SECRET ?? (embedded ? randomBytes(32).toString("base64url") : undefined);
+const demoSeedClient = {
+  client_id: demoClientId,
+  client_secret: demoClientSecret,
+  client_name: "Agency product",
+  redirect_uris: [`${demoUrl}/auth/callback`],
+  post_logout_redirect_uris: [`${demoUrl}/`],
+  grant_types: ["authorization_code", "refresh_token"],
+  response_types: ["code"],
+  scope: "openid offline_access email profile",
+  // First party: the portal's consent page accepts at once.
+  skip_consent: true,
+};
 
 type Service = {
   name: string;
@@ -41,6 +66,12 @@ const services: Service[] = [
       PORTAL_PUBLIC_URL: portalUrl,
       KRATOS_PUBLIC_URL: identityUrl,
       SSO_PORTAL_URL: demoUrl,
+      ...(embedded
+        ? {
+            HYDRA_ADMIN_URL: `http://127.0.0.1:${oauth2AdminPort}`,
+            HYDRA_PUBLIC_URL: `http://localhost:${oauth2PublicPort}`,
+          }
+        : {}),
     },
   },
   {
@@ -52,7 +83,9 @@ const services: Service[] = [
       DEMO_PORT: demoPort,
       DEMO_PUBLIC_URL: demoUrl,
       PORTAL_PUBLIC_URL: portalUrl,
-      KRATOS_PUBLIC_URL: identityUrl,
+      ...(embedded ? { DEMO_OIDC_ISSUER: oauth2Issuer } : {}),
+      DEMO_OIDC_CLIENT_ID: demoClientId,
+      ...(demoClientSecret ? { DEMO_OIDC_CLIENT_SECRET: demoClientSecret } : {}),
     },
   },
 ];
@@ -68,7 +101,7 @@ if (embedded) {
       IDENTITY_MAILBOX_PORT: mailboxPort,
       IDENTITY_OAUTH2_PUBLIC_PORT: oauth2PublicPort,
       IDENTITY_OAUTH2_ADMIN_PORT: oauth2AdminPort,
-      IDENTITY_OAUTH2_ISSUER: `http://localhost:${oauth2PublicPort}`,
+      IDENTITY_OAUTH2_ISSUER: oauth2Issuer,
       IDENTITY_OAUTH2_LOGIN_URL: `${portalUrl}/login`,
       IDENTITY_OAUTH2_CONSENT_URL: `${portalUrl}/consent`,
       IDENTITY_OAUTH2_LOGOUT_URL: `${portalUrl}/logout`,
@@ -78,6 +111,7 @@ if (embedded) {
       IDENTITY_UI_BASE_URL: portalUrl,
       IDENTITY_DEFAULT_RETURN_URL: `${portalUrl}/`,
       IDENTITY_ALLOWED_RETURN_URLS: `${portalUrl}/,${demoUrl}/`,
+      IDENTITY_OAUTH2_SEED_CLIENT: JSON.stringify(demoSeedClient),
     },
   });
 }
