@@ -1,6 +1,7 @@
 import type { UiNode, UiText } from "@portal/client";
 import type { MessageParams, Translator } from "../i18n/translator.ts";
 import { isInputNode, isRecord } from "./node-guards.ts";
+import { withWait } from "./wait-text.ts";
 
 export type MessageType = "error" | "info" | "success";
 
@@ -72,7 +73,8 @@ export function nodeLabel(node: UiNode): FieldMessage | undefined {
 }
 
 export function translateMessage(translator: Translator, message: FieldMessage): string {
-  return translator.lookup(message.key, message.params) ?? message.fallback ?? message.key;
+  const params = withWait(translator, message.params);
+  return translator.lookup(message.key, params) ?? message.fallback ?? message.key;
 }
 
 export function hasErrors(messages: readonly FieldMessage[]): boolean {

@@ -25,6 +25,9 @@ const reworded = new Set([
 /** Values Kratos derives into its text but not its context; the portal derives them too. */
 const derivedPlaceholders: Readonly<Record<string, readonly string[]>> = {
   "kratos.1060001": ["minutes_until_privileged_session_expires_at"],
+  // The rate-limit messages: the wait is worded from `retry_after_seconds` (flows/wait-text.ts).
+  "kratos.9010007": ["wait"],
+  "kratos.9010008": ["wait"],
 };
 
 /** Messages whose text is the data itself (the list of backup codes), rendered by their card. */
@@ -48,6 +51,16 @@ const identityServiceMessages: readonly VendorMessage[] = [
   },
   { id: 9010005, text: "Trusted devices", context_keys: [] },
   { id: 9010006, text: "Stop trusting this device", context_keys: ["device_id"] },
+  {
+    id: 9010007,
+    text: "Too many attempts. Try again in {wait}.",
+    context_keys: ["retry_after_seconds"],
+  },
+  {
+    id: 9010008,
+    text: "Too many codes were requested for this address. Try again in {wait}.",
+    context_keys: ["retry_after_seconds"],
+  },
 ];
 
 /**
