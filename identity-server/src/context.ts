@@ -5,6 +5,7 @@ import type { Courier } from "./courier/courier.ts";
 import type { CookieSettings } from "./http/cookies.ts";
 import type { ReturnToPolicy } from "./http/return-to.ts";
 import type { IdentitySchema } from "./identity/identity-schema.ts";
+import type { OAuth2LoginRequests } from "./oauth2/oauth2-service.ts";
 import type { SessionTokenizer } from "./session/tokenizer.ts";
 import type { Database } from "./store/schema.ts";
 
@@ -22,6 +23,11 @@ export interface ServerContext {
   logger: Logger;
   /** Signs sessions as JWTs for `/sessions/whoami?tokenize_as=`. */
   sessionTokenizer: SessionTokenizer;
+  /**
+   * The OAuth2 service's login requests (Kratos' Hydra admin client); set once the service has
+   * started, absent when it is disabled.
+   */
+  oauth2?: OAuth2LoginRequests | undefined;
   /** Injectable clock so tests can expire flows without sleeping. */
   now: () => Date;
 }

@@ -146,6 +146,8 @@ export async function startIdentityServer(
     await mailboxApp?.listen({ host: "127.0.0.1", port: config.mailbox.port });
     if (options.courierAutoDispatch !== false) await courier.start();
     oauth2 = await startOAuth2WithIdentityServer(config, { db, secret, logger, now });
+    // The login and registration flows answer OAuth2 login challenges in-process.
+    ctx.oauth2 = oauth2;
   } catch (error) {
     await closeAll();
     throw error;

@@ -1,3 +1,4 @@
+import type { OAuth2LoginRequest } from "../oauth2/challenges/login-requests.ts";
 import type { UiContainer } from "../ui/nodes.ts";
 import type { ContinueWith } from "./continue-with.ts";
 
@@ -32,6 +33,10 @@ export interface Flow {
   locale: string;
   /** API login/registration with `return_session_token_exchange_code=true`: the init code. */
   sessionTokenExchangeCode?: string | undefined;
+  /** Browser login/registration (and the verification a registration starts): the OAuth2 login challenge. */
+  oauth2LoginChallenge?: string | undefined;
+  /** Answer-only: the OAuth2 login request behind the challenge, read again for every answer. */
+  oauth2LoginRequest?: OAuth2LoginRequest;
   /** Answer-only: what the client should do next (never stored, as in Kratos' responses). */
   continueWith?: ContinueWith[];
   /** Answer-only: the `transient_payload` of the submission being answered. */
@@ -64,6 +69,11 @@ export function flowJson(flow: Flow, extras: FlowJsonExtras = {}): Record<string
   const exchangeCode = flow.sessionTokenExchangeCode
     ? { session_token_exchange_code: flow.sessionTokenExchangeCode }
     : {};
+  // Verification keeps its challenge to itself (Kratos encodes it there as json:"-").
+  const oauth2 = {
+    ...(flow.oauth2LoginChallenge ? { oauth2_login_challenge: flow.oauth2LoginChallenge } : {}),
+    ...(flow.oauth2LoginRequest ? { oauth2_login_request: flow.oauth2LoginRequest } : {}),
+  };
   switch (flow.kind) {
     case "login": {
       const { id, ...rest } = common;
@@ -75,12 +85,13 @@ export function flowJson(flow: Flow, extras: FlowJsonExtras = {}): Record<string
         updated_at: flow.updatedAt.toISOString(),
         refresh: flow.refresh,
         requested_aal: flow.requestedAal,
+        ...oauth2,
         ...exchangeCode,
         state: flow.state,
       };
     }
     case "registration":
-      return { ...common, organization_id: null, ...exchangeCode, state: flow.state };
+      return { ...common, ...oauth2, organization_id: null, ...exchangeCode, state: flow.state };
     case "recovery":
       return { ...common, state: flow.state, ...continueWith, ...transientPayload };
     case "verification":

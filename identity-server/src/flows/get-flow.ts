@@ -3,9 +3,10 @@ import type { ServerContext } from "../context.ts";
 import { csrfViolation, requestMatchesFlowCsrf } from "../http/csrf.ts";
 import { gone, notFoundRow, type HerodotError } from "../http/errors.ts";
 import { findFlow } from "../store/flows.ts";
-import { sendError } from "./errors.ts";
+import { forwardError, sendError } from "./errors.ts";
 import { flowJson, type Flow, type FlowKind } from "./flow.ts";
 import { isUuid } from "./flow-id.ts";
+import { withLoginRequest } from "./oauth2-login-challenge.ts";
 
 /**
  * The 410 for fetching an expired flow. Login and registration tag it `self_service_flow_expired`;
@@ -59,5 +60,10 @@ export async function sendStoredFlow(
       kind === "login" || kind === "registration" || (kind === "recovery" && flow.type === "api");
     return sendError(reply, expiredFlowFetchError(ctx, flow, { withId: tagged }));
   }
-  return reply.send(flowJson(flow));
+  try {
+    // A flow answering an OAuth2 login challenge shows the login request as it is now.
+    return reply.send(flowJson(await withLoginRequest(ctx, flow)));
+  } catch (error) {
+    return forwardError(ctx, request, reply, error);
+  }
 }

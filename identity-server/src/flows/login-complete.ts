@@ -21,6 +21,11 @@ import { trustDevice, trustedDeviceOf } from "../trusted-devices/device-trust.ts
 import { setTrustedDeviceCookie } from "../trusted-devices/trusted-device-cookie.ts";
 import { sendError } from "./errors.ts";
 import type { Flow } from "./flow.ts";
+import {
+  acceptLoginChallenge,
+  browserLocationChangeRequired,
+  sendToOAuth2,
+} from "./oauth2-login-challenge.ts";
 import { refuseUnverifiedLogin } from "./require-verified-address.ts";
 
 /** The factor a login strategy just verified, as it goes into the session's AMR. */
@@ -36,16 +41,6 @@ export const trustedDeviceFactor = {
   provider: "trusted_device",
 } as const;
 
-/** Kratos' BrowserLocationChangeRequiredError (422): an SPA must navigate to `redirect_browser_to`. */
-function browserLocationChangeRequired(url: string): HerodotError {
-  return new HerodotError(422, {
-    id: "browser_location_change_required",
-    message: "browser location change required",
-    reason: `In order to complete this flow please redirect the browser to: ${url}`,
-    extra: { redirect_browser_to: url },
-  });
-}
-
 async function trustRequested(request: FastifyRequest): Promise<boolean> {
   const body = await decodeFlowBody(request, [{ name: "trust_device", type: "boolean" }]);
   return body.trust_device === true;
@@ -56,7 +51,8 @@ async function trustRequested(request: FastifyRequest): Promise<boolean> {
  * browser completes the second factor of a first-factor login, a second factor with
  * `trust_device` ticked trusts the browser, and the answer follows the AAL policy: a session still
  * short of the identity's second factor is issued but sent to the aal2 login (HTML 303, JSON 422
- * `browser_location_change_required`, API 200 without the identity).
+ * `browser_location_change_required`, API 200 without the identity). A login that answers an OAuth2
+ * login challenge accepts it once the AAL is met and sends the browser back to the OAuth2 service.
  */
 export async function completeLogin(
   ctx: ServerContext,
@@ -125,6 +121,10 @@ export async function completeLogin(
         returnTo: query.get("return_to") ?? undefined,
         loginChallenge: query.get("login_challenge") ?? undefined,
       });
+  if (!secondFactorUrl && flow.oauth2LoginChallenge) {
+    const redirectTo = await acceptLoginChallenge(ctx, flow.oauth2LoginChallenge, session);
+    return sendToOAuth2(request, reply, redirectTo);
+  }
   if (isJsonRequest(request)) {
     if (secondFactorUrl) return sendError(reply, browserLocationChangeRequired(secondFactorUrl));
     return reply.send({

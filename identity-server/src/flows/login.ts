@@ -31,7 +31,16 @@ import { sendAlreadyLoggedIn, sendRedirectOrJson, sorted } from "./flow-response
 import { sendStoredFlow } from "./get-flow.ts";
 import { completeLogin } from "./login-complete.ts";
 import { addTrustDeviceOption, populateSecondFactorLogin } from "./login-second-factor.ts";
-import { newFlow } from "./new-flow.ts";
+import { newFlow, publicRequestUrl } from "./new-flow.ts";
+import {
+  acceptLoginChallenge,
+  loginChallengeOf,
+  readLoginRequest,
+  sendToOAuth2,
+  renderWithLoginRequest,
+  withLoginRequest,
+} from "./oauth2-login-challenge.ts";
+import type { OAuth2LoginRequest } from "../oauth2/challenges/login-requests.ts";
 
 const loginSort: SortOptions = {
   groups: ["oidc", "default", "webauthn", "passkey", "code", "password", "totp", "lookup_secret"],
@@ -41,10 +50,26 @@ const loginSort: SortOptions = {
 /** Raised at init when a session exists and neither refresh nor a higher AAL was asked for. */
 class AlreadyLoggedIn extends Error {
   readonly requestUrl: string;
-  constructor(requestUrl: string) {
+  readonly active: ActiveSession;
+  constructor(requestUrl: string, active: ActiveSession) {
     super("already logged in");
     this.requestUrl = requestUrl;
+    this.active = active;
   }
+}
+
+/** What a browser init learnt from its `login_challenge` (Kratos' createBrowserLoginFlow). */
+interface OAuth2Init {
+  challenge: string;
+  loginRequest: OAuth2LoginRequest;
+}
+
+/** Kratos sets `refresh=true` in the query (re-encoded, keys sorted) unless Hydra may skip. */
+function forcedRefreshUrl(requestUrl: string): string {
+  const url = new URL(requestUrl);
+  url.searchParams.set("refresh", "true");
+  url.searchParams.sort();
+  return url.href;
 }
 
 /** Kratos' NewLoginFlow: builds and stores the form that fits the request and any session. */
@@ -53,8 +78,14 @@ async function createLoginFlow(
   request: FastifyRequest,
   reply: FastifyReply,
   type: FlowType,
+  oauth2?: OAuth2Init,
 ): Promise<Flow> {
-  const flow = newFlow(ctx, request, reply, "login", type);
+  const requestUrl = publicRequestUrl(ctx, request);
+  const flow = newFlow(ctx, request, reply, "login", type, {
+    requestUrl: oauth2 && !oauth2.loginRequest.skip ? forcedRefreshUrl(requestUrl) : requestUrl,
+  });
+  flow.oauth2LoginChallenge = oauth2?.challenge;
+  flow.oauth2LoginRequest = oauth2?.loginRequest;
   if (flow.requestedAal !== "aal1" && flow.requestedAal !== "aal2") {
     throw badRequest(
       `Unable to parse AuthenticationMethod Assurance Level (AAL): expected one of [aal1, aal2] but got ${flow.requestedAal}`,
@@ -71,7 +102,7 @@ async function createLoginFlow(
     if (flow.requestedAal === "aal1") populatePasswordRefresh(flow, active.identity);
     else populateSecondFactorLogin(ctx, flow, active.identity);
   } else if (flow.requestedAal === "aal1" || active.session.aal === "aal2") {
-    throw new AlreadyLoggedIn(flow.requestUrl);
+    throw new AlreadyLoggedIn(flow.requestUrl, active);
   } else {
     populateSecondFactorLogin(ctx, flow, active.identity);
   }
@@ -101,8 +132,10 @@ function errorPolicy(
       const replacement = await createLoginFlow(ctx, request, reply, old.type);
       replacement.requestUrl = old.requestUrl;
       replacement.returnTo = old.returnTo;
+      replacement.oauth2LoginChallenge = old.oauth2LoginChallenge;
       return replacement;
     },
+    render: (flow) => renderWithLoginRequest(ctx, flow),
   };
 }
 
@@ -110,16 +143,16 @@ function errorPolicy(
  * A step that is not the end of the login (a code was sent): Kratos answers JSON and API clients
  * 400 with the flow (kratos-behaviour §0-2), browsers 303 to the login UI.
  */
-function answerLoginStep(
+async function answerLoginStep(
   ctx: ServerContext,
   request: FastifyRequest,
   reply: FastifyReply,
   flow: Flow,
-): FastifyReply {
+): Promise<FastifyReply> {
   if (flow.type === "browser" && !isJsonRequest(request)) {
     return reply.redirect(uiUrl(ctx, "/login", flow.id), 303);
   }
-  return reply.code(400).send(flowJson(flow));
+  return reply.code(400).send(flowJson(await withLoginRequest(ctx, flow)));
 }
 
 /** The second factor of an aal2 flow, by the strategy the submission is for. */
@@ -193,10 +226,28 @@ async function submitLogin(
   }
 }
 
+async function acceptAtInit(
+  ctx: ServerContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  challenge: string,
+  active: ActiveSession,
+): Promise<FastifyReply> {
+  try {
+    const redirectTo = await acceptLoginChallenge(ctx, challenge, active.session);
+    return sendToOAuth2(request, reply, redirectTo);
+  } catch (error) {
+    return forwardError(ctx, request, reply, error);
+  }
+}
+
 export function registerLoginRoutes(app: FastifyInstance, ctx: ServerContext): void {
   app.get("/self-service/login/browser", async (request, reply) => {
+    let oauth2: OAuth2Init | undefined;
     try {
-      const flow = await createLoginFlow(ctx, request, reply, "browser");
+      const challenge = loginChallengeOf(ctx, publicRequestUrl(ctx, request));
+      if (challenge) oauth2 = { challenge, loginRequest: await readLoginRequest(ctx, challenge) };
+      const flow = await createLoginFlow(ctx, request, reply, "browser", oauth2);
       return sendRedirectOrJson(
         request,
         reply,
@@ -204,6 +255,11 @@ export function registerLoginRoutes(app: FastifyInstance, ctx: ServerContext): v
         `${ctx.config.uiBaseUrl}/login?flow=${flow.id}`,
       );
     } catch (error) {
+      if (error instanceof AlreadyLoggedIn && oauth2) {
+        // Only reached when the OAuth2 service may skip (else refresh was forced): the session
+        // answers the login request at once.
+        return acceptAtInit(ctx, request, reply, oauth2.challenge, error.active);
+      }
       if (error instanceof AlreadyLoggedIn) {
         return sendAlreadyLoggedIn(
           ctx,

@@ -37,7 +37,15 @@ import { flowIdFromQuery } from "./flow-id.ts";
 import { flowJson, type Flow, type FlowType } from "./flow.ts";
 import { sendAlreadyLoggedIn, sendRedirectOrJson, sorted } from "./flow-responses.ts";
 import { sendStoredFlow } from "./get-flow.ts";
-import { newFlow } from "./new-flow.ts";
+import { newFlow, publicRequestUrl } from "./new-flow.ts";
+import {
+  acceptLoginChallenge,
+  loginChallengeOf,
+  readLoginRequest,
+  renderWithLoginRequest,
+  sendToOAuth2,
+} from "./oauth2-login-challenge.ts";
+import type { OAuth2LoginRequest } from "../oauth2/challenges/login-requests.ts";
 import { startVerification, type StartedVerification } from "./verification-flow.ts";
 
 /** Schema order with the password right after the first trait (Kratos' PasswordLoginOrder). */
@@ -65,8 +73,11 @@ async function createRegistrationFlow(
   request: FastifyRequest,
   reply: FastifyReply,
   type: FlowType,
+  oauth2?: { challenge: string; loginRequest: OAuth2LoginRequest },
 ): Promise<Flow> {
   const flow = newFlow(ctx, request, reply, "registration", type);
+  flow.oauth2LoginChallenge = oauth2?.challenge;
+  flow.oauth2LoginRequest = oauth2?.loginRequest;
   populateTraitNodes(ctx, flow);
   populatePasswordRegistration(flow);
   if (type === "browser") upsertNode(flow.ui, csrfNode(csrfTokenFor(request, reply, ctx.cookies)));
@@ -94,8 +105,10 @@ function errorPolicy(
       const replacement = await createRegistrationFlow(ctx, request, reply, old.type);
       replacement.requestUrl = old.requestUrl;
       replacement.returnTo = old.returnTo;
+      replacement.oauth2LoginChallenge = old.oauth2LoginChallenge;
       return replacement;
     },
+    render: (flow) => renderWithLoginRequest(ctx, flow),
   };
 }
 
@@ -151,6 +164,7 @@ async function submitRegistration(
           flow,
           identity,
           (address) => !address.verified,
+          session,
         );
       });
     } catch (error) {
@@ -179,17 +193,22 @@ async function submitRegistration(
       });
     }
     await issueSessionCookie(ctx, request, reply, session, token);
+    // With an OAuth2 login challenge the login request is accepted now, unless the verification
+    // flow (which carries the challenge) accepts it once the address is verified.
+    const challenge = flow.oauth2LoginChallenge;
+    const oauth2RedirectTo =
+      challenge && !verification ? await acceptLoginChallenge(ctx, challenge, session) : undefined;
     if (isJsonRequest(request)) {
       // Kratos adds redirect_browser_to before the post-registration hooks run.
       return reply.send({
         session: sessionBody,
         identity: identityBody,
-        continue_with: [redirectBrowserTo(returnTo), ...showVerification],
+        continue_with: [redirectBrowserTo(oauth2RedirectTo ?? returnTo), ...showVerification],
       });
     }
     const verificationUrl = verification?.continueWith.flow.url;
     if (verificationUrl && isBrowserRequest(request)) return reply.redirect(verificationUrl, 303);
-    return reply.redirect(returnTo, 303);
+    return reply.redirect(oauth2RedirectTo ?? returnTo, 303);
   } catch (error) {
     return writeFlowError(ctx, request, reply, flow, error, policy);
   }
@@ -198,7 +217,23 @@ async function submitRegistration(
 export function registerRegistrationRoutes(app: FastifyInstance, ctx: ServerContext): void {
   app.get("/self-service/registration/browser", async (request, reply) => {
     try {
-      if (await fetchSession(ctx, request)) {
+      const requestUrl = publicRequestUrl(ctx, request);
+      const challenge = loginChallengeOf(ctx, requestUrl);
+      const oauth2 = challenge
+        ? { challenge, loginRequest: await readLoginRequest(ctx, challenge) }
+        : undefined;
+      const active = await fetchSession(ctx, request);
+      if (active && oauth2) {
+        if (oauth2.loginRequest.skip) {
+          const redirectTo = await acceptLoginChallenge(ctx, oauth2.challenge, active.session);
+          return sendToOAuth2(request, reply, redirectTo);
+        }
+        // The OAuth2 service wants the user to sign in again: that is the login flow's job.
+        const login = new URL(`${ctx.config.publicBaseUrl}/self-service/login/browser`);
+        login.search = new URL(requestUrl).search;
+        return reply.redirect(login.href, 302);
+      }
+      if (active) {
         const requestUrl = `${ctx.config.publicBaseUrl}${request.url}`;
         if (isJsonRequest(request)) return sendError(reply, alreadyLoggedInForRegistration());
         return sendAlreadyLoggedIn(
@@ -209,7 +244,7 @@ export function registerRegistrationRoutes(app: FastifyInstance, ctx: ServerCont
           requestUrl,
         );
       }
-      const flow = await createRegistrationFlow(ctx, request, reply, "browser");
+      const flow = await createRegistrationFlow(ctx, request, reply, "browser", oauth2);
       return sendRedirectOrJson(
         request,
         reply,

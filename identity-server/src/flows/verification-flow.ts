@@ -10,6 +10,7 @@ import {
 } from "../methods/code/verification-nodes.ts";
 import { insertFlow } from "../store/flows.ts";
 import type { Executor } from "../store/schema.ts";
+import type { Session } from "../session/session.ts";
 import { showVerificationUi, type ContinueWithVerificationUi } from "./continue-with.ts";
 import { uiUrl } from "./flow-errors.ts";
 import type { Flow, FlowType } from "./flow.ts";
@@ -63,6 +64,9 @@ function inheritedRequestUrl(origin: Flow): string {
   }
 }
 
+/** Where a verification flow keeps the session its OAuth2 login challenge is accepted with. */
+export const oauth2SessionKey = "oauth2_login_session_id";
+
 export interface StartedVerification {
   flow: Flow;
   address: VerifiableAddress;
@@ -82,6 +86,7 @@ export async function startVerification(
   origin: Flow,
   identity: Identity,
   needsCode: (address: VerifiableAddress) => boolean,
+  loginSession?: Session,
 ): Promise<StartedVerification | undefined> {
   const address = identity.verifiableAddresses.find((a) => a.value !== "" && needsCode(a));
   if (!address) return undefined;
@@ -92,6 +97,12 @@ export async function startVerification(
   flow.identityId = identity.id;
   flow.active = "code";
   flow.state = "sent_email";
+  if (origin.oauth2LoginChallenge && loginSession) {
+    // Kratos' verification hook after registration: the verification flow answers the OAuth2
+    // login challenge with the new session once the address is verified.
+    flow.oauth2LoginChallenge = origin.oauth2LoginChallenge;
+    flow.internalContext[oauth2SessionKey] = loginSession.id;
+  }
   showVerificationCodeForm(
     flow,
     verificationCsrfToken(ctx, request, reply, flow),

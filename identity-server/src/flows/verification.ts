@@ -24,6 +24,7 @@ import { flowIdFromQuery } from "./flow-id.ts";
 import { flowJson, type Flow, type FlowType } from "./flow.ts";
 import { sendRedirectOrJson } from "./flow-responses.ts";
 import { sendStoredFlow } from "./get-flow.ts";
+import { continueToOAuth2 } from "./verification-oauth2.ts";
 import {
   buildVerificationFlow,
   verificationContinueUrl,
@@ -194,7 +195,9 @@ async function useCode(
     await updateVerifiableAddress(trx, address);
     await updateFlow(trx, flow, now);
   });
-  return answerStep(ctx, request, reply, flow);
+  return (
+    (await continueToOAuth2(ctx, request, reply, flow)) ?? answerStep(ctx, request, reply, flow)
+  );
 }
 
 /** Sends a (new) code to the typed address; earlier codes of the flow stop working. */

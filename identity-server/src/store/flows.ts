@@ -24,6 +24,7 @@ function toRow(flow: Flow): FlowsTable {
     identity_id: flow.identityId ?? null,
     locale: flow.locale,
     session_token_exchange_code: flow.sessionTokenExchangeCode ?? null,
+    oauth2_login_challenge: flow.oauth2LoginChallenge ?? null,
   };
 }
 
@@ -49,6 +50,7 @@ function fromRow(row: FlowsTable): Flow {
     identityId: row.identity_id ?? undefined,
     locale: row.locale ?? "en",
     sessionTokenExchangeCode: row.session_token_exchange_code ?? undefined,
+    oauth2LoginChallenge: row.oauth2_login_challenge ?? undefined,
   };
 }
 

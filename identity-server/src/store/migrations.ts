@@ -310,6 +310,18 @@ export const migrations: Migration<Database>[] = [
         .execute();
     },
   },
+  {
+    version: 5,
+    name: "flow-oauth2-login-challenge",
+    async up(db) {
+      // Login and registration flows started by an OAuth2 login request keep its challenge, and so
+      // does the verification flow a registration starts (Kratos' oauth2_login_challenge columns).
+      await db.schema
+        .alterTable("selfservice_flows")
+        .addColumn("oauth2_login_challenge", "text")
+        .execute();
+    },
+  },
 ];
 
 /** Applies every identity-store migration not yet recorded in `schema_migrations`. */

@@ -108,6 +108,8 @@ export interface FlowsTable {
   locale: string | null;
   /** API login/registration: the init code of its session token exchange (Kratos' field). */
   session_token_exchange_code: string | null;
+  /** Login/registration/verification: the OAuth2 login challenge the flow answers. */
+  oauth2_login_challenge: string | null;
 }
 
 /**

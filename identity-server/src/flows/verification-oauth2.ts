@@ -1,0 +1,44 @@
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { ServerContext } from "../context.ts";
+import { isBrowserRequest, isJsonRequest } from "../http/content-negotiation.ts";
+import { badRequest } from "../http/errors.ts";
+import { findSessionById } from "../store/sessions.ts";
+import { updateFlow } from "../store/flows.ts";
+import { flowJson, type Flow } from "./flow.ts";
+import { acceptLoginChallenge } from "./oauth2-login-challenge.ts";
+import { oauth2SessionKey } from "./verification-flow.ts";
+
+/**
+ * Kratos' verification handler after `passed_challenge`, for a flow a registration started while
+ * answering an OAuth2 login challenge: the login request is accepted with the registration's
+ * session, then a form browser is sent to the OAuth2 service (303) and an SPA gets the flow whose
+ * "continue" link points there. Undefined when the flow has no challenge or the client is neither.
+ */
+export async function continueToOAuth2(
+  ctx: ServerContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  flow: Flow,
+): Promise<FastifyReply | undefined> {
+  const challenge = flow.oauth2LoginChallenge;
+  if (!challenge || flow.state !== "passed_challenge") return undefined;
+  const spa = flow.type === "browser" && isJsonRequest(request);
+  if (!isBrowserRequest(request) && !spa) return undefined;
+
+  const sessionId = flow.internalContext[oauth2SessionKey];
+  const session =
+    typeof sessionId === "string" ? await findSessionById(ctx.db, sessionId) : undefined;
+  if (!session?.active || session.expiresAt < ctx.now()) {
+    throw badRequest("No session was found for this flow. Please retry the authentication.");
+  }
+  const redirectTo = await acceptLoginChallenge(ctx, challenge, session);
+  if (!spa) return reply.redirect(redirectTo, 303);
+
+  for (const node of flow.ui.nodes) {
+    if (node.attributes.node_type === "a" && node.attributes.id === "continue") {
+      node.attributes.href = redirectTo;
+    }
+  }
+  await updateFlow(ctx.db, flow, ctx.now());
+  return reply.send(flowJson(flow));
+}
