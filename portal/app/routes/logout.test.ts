@@ -2,21 +2,24 @@
 import { RouterContextProvider } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { stubIdentity } from "../../test/identity-stub.ts";
-import { loader } from "./logout.tsx";
+import { createLoadContext } from "../http/request-context.ts";
+import { action, loader } from "./logout.tsx";
 
 afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-function load() {
-  const url = new URL("http://localhost:3000/es/logout");
-  return loader({
+async function load(path = "/es/logout", context = new RouterContextProvider()) {
+  const url = new URL(path, "http://localhost:3000");
+  const result = await loader({
     request: new Request(url, { headers: { cookie: "ory_kratos_session=s" } }),
     params: { lang: "es" },
-    context: new RouterContextProvider(),
+    context,
     url,
     pattern: "/:lang/logout",
   });
+  if (!(result instanceof Response)) throw new Error("expected a redirect");
+  return result;
 }
 
 describe("the logout route", () => {
@@ -58,5 +61,137 @@ describe("the logout route", () => {
       "GET /self-service/logout/browser": { status: 401, body: { error: { code: 401 } } },
     });
     expect((await load()).headers.get("location")).toBe("/es/login");
+  });
+});
+
+/** GET /admin/oauth2/auth/requests/logout as Hydra answers an RP-initiated logout. */
+const logoutRequest = {
+  challenge: "lo-ch",
+  subject: "5ff66179-c240-4703-b0d8-494592cefff5",
+  sid: "ls-1",
+  request_url: "http://localhost:4444/oauth2/sessions/logout?id_token_hint=x",
+  rp_initiated: true,
+  client: {
+    client_id: "agency",
+    client_name: "Agency portal",
+    redirect_uris: ["https://agency.example.gov/callback"],
+    post_logout_redirect_uris: ["https://agency.example.gov/signed-out"],
+  },
+};
+const verifierUrl = "http://localhost:4444/oauth2/sessions/logout?logout_verifier=v1";
+
+function post(path: string, fields: Record<string, string>) {
+  const url = new URL(path, "http://localhost:3000");
+  return action({
+    request: new Request(url, { method: "POST", body: new URLSearchParams(fields) }),
+    params: { lang: "es" },
+    context: new RouterContextProvider(),
+    url,
+    pattern: "/:lang/logout",
+  });
+}
+
+describe("the logout route with a logout challenge", () => {
+  it("asks about the client (no identity-service logout yet) and widens CSP to it", async () => {
+    const { calls } = stubIdentity({
+      "GET /admin/oauth2/auth/requests/logout": { status: 200, body: logoutRequest },
+    });
+    const allowOrigins = vi.fn();
+    const url = new URL("http://localhost:3000/es/logout?logout_challenge=lo-ch");
+
+    const result = await loader({
+      request: new Request(url),
+      params: { lang: "es" },
+      context: createLoadContext({
+        nonce: "n",
+        forwardedFor: undefined,
+        correlationId: "c",
+        allowOrigins,
+      }),
+      url,
+      pattern: "/:lang/logout",
+    });
+
+    expect(result).toEqual({ challenge: "lo-ch", client: "Agency portal" });
+    expect(calls.map((call) => call.url.href)).toEqual([
+      "http://127.0.0.1:4445/admin/oauth2/auth/requests/logout?logout_challenge=lo-ch",
+    ]);
+    expect(allowOrigins).toHaveBeenCalledWith("form-action", [
+      "http://localhost:4444",
+      "https://agency.example.gov",
+    ]);
+  });
+
+  it("asks without a client name when the logout did not come from an application", async () => {
+    stubIdentity({
+      "GET /admin/oauth2/auth/requests/logout": {
+        status: 200,
+        body: { ...logoutRequest, rp_initiated: false, client: undefined },
+      },
+    });
+    const url = new URL("http://localhost:3000/es/logout?logout_challenge=lo-ch");
+    const result = await loader({
+      request: new Request(url),
+      params: { lang: "es" },
+      context: new RouterContextProvider(),
+      url,
+      pattern: "/:lang/logout",
+    });
+    expect(result).toEqual({ challenge: "lo-ch", client: undefined });
+  });
+
+  it("signs out at once for a client that skips the question", async () => {
+    stubIdentity({
+      "GET /admin/oauth2/auth/requests/logout": {
+        status: 200,
+        body: { ...logoutRequest, client: { ...logoutRequest.client, skip_logout_consent: true } },
+      },
+      "PUT /admin/oauth2/auth/requests/logout/accept": {
+        status: 200,
+        body: { redirect_to: verifierUrl },
+      },
+    });
+    const response = await load("/es/logout?logout_challenge=lo-ch");
+    expect([response.status, response.headers.get("location")]).toEqual([303, verifierUrl]);
+  });
+
+  it("follows redirect_to of a used challenge and explains an unknown one", async () => {
+    stubIdentity({
+      "GET /admin/oauth2/auth/requests/logout": (call) =>
+        call.url.searchParams.get("logout_challenge") === "used"
+          ? { status: 410, body: { redirect_to: "http://localhost:4444/oauth2/sessions/logout" } }
+          : { status: 404, body: { error: "not_found" } },
+    });
+    const used = await load("/es/logout?logout_challenge=used");
+    expect(used.headers.get("location")).toBe("http://localhost:4444/oauth2/sessions/logout");
+    const unknown = await load("/es/logout?logout_challenge=nope");
+    expect(unknown.headers.get("location")).toBe("/es/error?oauth2=expired");
+  });
+
+  it("Yes accepts and follows redirect_to", async () => {
+    const { calls } = stubIdentity({
+      "PUT /admin/oauth2/auth/requests/logout/accept": {
+        status: 200,
+        body: { redirect_to: verifierUrl },
+      },
+    });
+    const response = await post("/es/logout?logout_challenge=lo-ch", { decision: "yes" });
+    expect([response.status, response.headers.get("location")]).toEqual([303, verifierUrl]);
+    expect(calls[0]?.url.searchParams.get("logout_challenge")).toBe("lo-ch");
+  });
+
+  it("No rejects (204) and goes to the portal's start page", async () => {
+    const { calls } = stubIdentity({
+      "PUT /admin/oauth2/auth/requests/logout/reject": { status: 204 },
+    });
+    const response = await post("/es/logout", { logout_challenge: "lo-ch", decision: "no" });
+    expect(response.headers.get("location")).toBe("/es");
+    expect(calls.map((call) => call.method)).toEqual(["PUT"]);
+  });
+
+  it("needs the challenge", async () => {
+    stubIdentity({});
+    const response = await post("/es/logout", { decision: "yes" });
+    expect(response.headers.get("location")).toBe("/es/error?oauth2=expired");
   });
 });
