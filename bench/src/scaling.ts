@@ -36,6 +36,9 @@ export async function scaling(
     started = performance.now();
     tokens.push(...(await seedSessions(dataDir, ids.slice(tokens.length, size))));
     const sessionSeconds = (performance.now() - started) / 1000;
+    console.log(
+      `        ${size} identities (identities seeded in ${identitySeconds.toFixed(1)} s, sessions in ${sessionSeconds.toFixed(1)} s)`,
+    );
 
     const whoamiConnections = 10;
     const whoami = await runLoad({
