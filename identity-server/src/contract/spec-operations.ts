@@ -81,6 +81,6 @@ export const skippedOperations: { call: string; reason: string }[] = [
   {
     call: "the login_challenge query of createBrowserLoginFlow/createBrowserRegistrationFlow",
     reason:
-      "the identity flows only carry it into the aal2 hop; accepting the OAuth2 login request belongs to the OAuth2 service and the portal",
+      "needs a live OAuth2 login request; covered end to end in src/flows/oauth2-login-challenge.test.ts",
   },
 ];
