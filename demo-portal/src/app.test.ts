@@ -232,6 +232,20 @@ describe("pages without a session", () => {
   });
 });
 
+describe("unexpected requests", () => {
+  it("answer with a readable page rather than JSON", async () => {
+    const response = await demo.inject({
+      method: "POST",
+      url: "/auth/logout",
+      headers: { "content-type": "application/json" },
+      payload: "{not json",
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.headers["content-type"]).toContain("text/html");
+    expect(response.body).toContain("Something went wrong");
+  });
+});
+
 describe("sign-out", () => {
   function formToken(body: string): string {
     return /name="csrf_token" value="([^"]+)"/.exec(body)?.[1] ?? "";

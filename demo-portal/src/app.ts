@@ -4,7 +4,7 @@ import { registerAuthRoutes, sessionCookie } from "./auth-routes.ts";
 import type { DemoConfig } from "./config.ts";
 import { escapeHtml, page } from "./html.ts";
 import { createOidcClient, type OidcClient } from "./oidc-client.ts";
-import { personDetails, signInLink, signOutForm } from "./pages.ts";
+import { personDetails, problemPage, signInLink, signOutForm } from "./pages.ts";
 import { defaultReturnPath } from "./return-path.ts";
 import { SessionStore } from "./session-store.ts";
 import { signOutToken } from "./sign-out-token.ts";
@@ -24,6 +24,22 @@ export function buildDemoPortal(
     { parseAs: "string", bodyLimit: 4096 },
     (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
   );
+
+  // Whatever else goes wrong still answers with a page a person can read, not Fastify's JSON.
+  app.setErrorHandler((error: { statusCode?: number }, request, reply) => {
+    const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
+    if (status >= 500) request.log.error({ err: error }, "request failed");
+    return reply
+      .code(status)
+      .type("text/html; charset=utf-8")
+      .send(
+        problemPage(
+          "Something went wrong",
+          "The agency product could not answer this request.",
+          "/",
+        ),
+      );
+  });
 
   const sessions = new SessionStore();
   const auth = registerAuthRoutes(app, config, client, sessions);

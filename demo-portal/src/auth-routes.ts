@@ -67,6 +67,13 @@ function describeCallbackFailure(error: unknown): {
       message: `The sign-in service refused to complete the sign-in (${error.error}). The link may have been used already.`,
     };
   }
+  if (error instanceof oidc.WWWAuthenticateChallengeError) {
+    return {
+      status: 502,
+      title: "Sign-in failed",
+      message: "The sign-in service did not let the agency product read your profile.",
+    };
+  }
   if (error instanceof TypeError) {
     // fetch failing: the OAuth2 service is down or unreachable.
     return {
