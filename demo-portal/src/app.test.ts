@@ -163,7 +163,7 @@ describe("sign-in", () => {
     expect(response.headers["content-type"]).toContain("text/html");
     expect(response.body).toContain("did not match the sign-in started in this browser");
     expect(response.body).toContain('href="/auth/login?return_to=%2Fagency-selection">Try again<');
-    expect((await browser.get("/agency-selection")).statusCode).toBe(303);
+    expect((await browser.get("/agency-selection")).body).toContain("You are not signed in.");
   });
 
   it("refuses a callback without a sign-in started in this browser", async () => {
@@ -216,10 +216,13 @@ describe("sign-in", () => {
 });
 
 describe("pages without a session", () => {
-  it("sends agency selection to sign-in, coming back there", async () => {
+  it("offers sign-in on agency selection, coming back there", async () => {
     const response = await new DemoBrowser(demo).get("/agency-selection");
-    expect(response.statusCode).toBe(303);
-    expect(response.headers.location).toBe("/auth/login?return_to=%2Fagency-selection");
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toContain("You are not signed in.");
+    expect(response.body).toContain(
+      '<a href="/auth/login?return_to=%2Fagency-selection">Sign in</a>',
+    );
   });
 
   it("offers sign-in on the home page, and treats an unknown session cookie as signed out", async () => {
@@ -272,7 +275,7 @@ describe("sign-out", () => {
     const state = endSession.searchParams.get("state");
     expect(state).toMatch(/^[\w-]{20,}$/);
     expect(browser.cookies.has("demo_session")).toBe(false);
-    expect((await browser.get("/agency-selection")).statusCode).toBe(303);
+    expect((await browser.get("/agency-selection")).body).toContain("You are not signed in.");
 
     // The OAuth2 service accepts the hint: it asks the portal's logout UI, which accepts.
     const challenge = challengeIn((await issuer.follow(endSession.href)).location, "logout");

@@ -75,8 +75,18 @@ ${signOutForm(signOutToken(config.cookieSecret, sessionId))}`,
   app.get("/agency-selection", (request, reply) => {
     const sessionId = request.cookies[sessionCookie];
     const session = sessions.get(sessionId);
+    // No automatic sign-in: a person coming here from the portal without an OAuth2 login would be
+    // asked for their password again at once (Kratos forces re-authentication for OAuth2 logins
+    // it cannot skip), so they get to choose.
     if (!session || !sessionId) {
-      return reply.redirect(`/auth/login?return_to=${encodeURIComponent(defaultReturnPath)}`, 303);
+      return reply
+        .type(html)
+        .send(
+          page(
+            "Agency selection",
+            `<h1>Select your agency</h1><p>You are not signed in.</p>${signInLink(defaultReturnPath)}`,
+          ),
+        );
     }
     return reply.type(html).send(
       page(
