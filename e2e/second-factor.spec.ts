@@ -2,9 +2,9 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { mainStack, timedPrivilegedSeconds, timedStack } from "./stacks.ts";
 import {
-  authenticatorApp,
   createPerson,
   latestCode,
+  linkAuthenticatorApp,
   signInWithPassword,
   strongPassword,
   uniqueEmail,
@@ -16,19 +16,6 @@ const saved = "Your changes have been saved!";
 async function signOut(page: Page, portalUrl = mainStack.portalUrl): Promise<void> {
   await page.goto(`${portalUrl}/en/logout`);
   await expect(page.getByRole("heading", { level: 1, name: "Sign in" })).toBeVisible();
-}
-
-/** Links an authenticator app in settings and returns a source of fresh codes for it. */
-async function linkAuthenticatorApp(page: Page): Promise<() => string> {
-  await page.goto("/en/settings");
-  const card = page.getByRole("region", { name: "Authenticator app" });
-  await expect(card.getByRole("img", { name: "Authenticator app QR code" })).toBeVisible();
-  const nextCode = authenticatorApp((await card.locator("#totp-secret-key").textContent()) ?? "");
-  await card.getByLabel("Verify code").fill(nextCode());
-  await card.getByRole("button", { name: "Save" }).click();
-  await expect(page.getByText(saved)).toBeVisible();
-  await expect(card.getByRole("button", { name: "Unlink TOTP Authenticator App" })).toBeVisible();
-  return nextCode;
 }
 
 test("authenticator app: required at sign-in, skipped on a trusted device until trust is removed", async ({

@@ -8,6 +8,8 @@ export type Stack = {
   demoUrl: string;
   identityAdminUrl: string;
   mailboxUrl: string;
+  oauth2PublicUrl: string;
+  oauth2AdminUrl: string;
   env: Record<string, string>;
 };
 
@@ -26,6 +28,8 @@ function stack(offset: number, limits: Record<string, string>): Stack {
     demoUrl: `http://localhost:${port.demo}`,
     identityAdminUrl: `http://127.0.0.1:${port.identityAdmin}`,
     mailboxUrl: `http://127.0.0.1:${port.mailbox}`,
+    oauth2PublicUrl: `http://localhost:${port.oauth2Public}`,
+    oauth2AdminUrl: `http://127.0.0.1:${port.oauth2Admin}`,
     env: {
       PORTAL_PORT: String(port.portal),
       DEMO_PORT: String(port.demo),

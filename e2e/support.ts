@@ -96,3 +96,16 @@ export function authenticatorApp(secret: string): () => string {
     return totp.generate({ timestamp: step * 30_000 });
   };
 }
+
+/** Links an authenticator app in settings and returns a source of fresh codes for it. */
+export async function linkAuthenticatorApp(page: Page): Promise<() => string> {
+  await page.goto("/en/settings");
+  const card = page.getByRole("region", { name: "Authenticator app" });
+  await expect(card.getByRole("img", { name: "Authenticator app QR code" })).toBeVisible();
+  const nextCode = authenticatorApp((await card.locator("#totp-secret-key").textContent()) ?? "");
+  await card.getByLabel("Verify code").fill(nextCode());
+  await card.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByText("Your changes have been saved!")).toBeVisible();
+  await expect(card.getByRole("button", { name: "Unlink TOTP Authenticator App" })).toBeVisible();
+  return nextCode;
+}
