@@ -2,6 +2,29 @@ import { useTranslator } from "../i18n/translator-context.tsx";
 import { fromUiText, nodeLabel, translateMessage } from "./messages.ts";
 import type { AnchorAttributes, ImageAttributes, NodeWith, TextAttributes } from "./node-guards.ts";
 
+/**
+ * A URL from a node only when it cannot run script: http(s), a relative reference, or (for images
+ * such as the TOTP QR code) a data:image. Browsers ignore case, leading spaces and tabs or
+ * newlines inside the scheme, so the URL is parsed the way they would before its scheme is read.
+ */
+export function safeNodeUrl(value: string | undefined, kind: "link" | "image"): string | undefined {
+  if (!value) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value, "http://relative.invalid/");
+  } catch {
+    return undefined;
+  }
+  if (url.protocol === "http:" || url.protocol === "https:") return value;
+  if (
+    kind === "image" &&
+    url.protocol === "data:" &&
+    /^data:image\/(png|jpeg|gif|webp);/i.test(value.trim())
+  )
+    return value;
+  return undefined;
+}
+
 export function NodeImage(props: { node: NodeWith<ImageAttributes> }) {
   const translator = useTranslator();
   const { attributes } = props.node;
@@ -9,7 +32,7 @@ export function NodeImage(props: { node: NodeWith<ImageAttributes> }) {
   return (
     <img
       id={attributes.id || undefined}
-      src={attributes.src}
+      src={safeNodeUrl(attributes.src, "image")}
       width={attributes.width || undefined}
       height={attributes.height || undefined}
       alt={label ? translateMessage(translator, label) : ""}
@@ -25,7 +48,7 @@ export function NodeAnchor(props: { node: NodeWith<AnchorAttributes> }) {
     <p className="mb-4">
       <a
         id={attributes.id || undefined}
-        href={attributes.href}
+        href={safeNodeUrl(attributes.href, "link")}
         className="text-blue-700 underline underline-offset-4 dark:text-blue-300"
       >
         {translateMessage(translator, fromUiText(attributes.title))}
