@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 // `npm start` runs it). server.ts starts at import, so it runs as a child process on a free port.
 // The build must exist (`npm run build -w portal`); without it the test fails and says so.
 
-const portalDir = fileURLToPath(new URL(".", import.meta.url));
+const portalDir = fileURLToPath(new URL("../../", import.meta.url));
 const children: ChildProcess[] = [];
 
 afterEach(() => {
@@ -31,7 +31,7 @@ function freePort(): Promise<number> {
 /** Starts server.ts and resolves with its origin once it logs that it listens. */
 async function startPortal(publicUrl: string): Promise<string> {
   expect(
-    existsSync(new URL("./build/server/index.js", import.meta.url)),
+    existsSync(new URL("../../build/server/index.js", import.meta.url)),
     "portal build missing: run `npm run build -w portal`",
   ).toBe(true);
   const port = await freePort();
