@@ -9,9 +9,8 @@ import {
 } from "../http/oauth2-answer.server.ts";
 import { oauth2AdminFor } from "../http/oauth2.server.ts";
 import type { Locale } from "../i18n/locales.ts";
+import { logoutChallengeParam, logoutDecisionName } from "./logout-fields.ts";
 
-export const logoutChallengeParam = "logout_challenge";
-export const logoutDecisionName = "decision";
 
 interface LogoutArgs {
   request: Request;

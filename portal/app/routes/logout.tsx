@@ -9,12 +9,8 @@ import { localeOf } from "../i18n/locales.ts";
 import { useTranslator } from "../i18n/translator-context.tsx";
 import { primaryButton, secondaryButton } from "../ui/buttons.ts";
 import { Card } from "../ui/card.tsx";
-import {
-  answerLogoutQuestion,
-  loadLogoutQuestion,
-  logoutChallengeParam,
-  logoutDecisionName,
-} from "./logout-challenge.server.ts";
+import { answerLogoutQuestion, loadLogoutQuestion } from "./logout-challenge.server.ts";
+import { logoutChallengeParam, logoutDecisionName } from "./logout-fields.ts";
 
 /**
  * Sign-out link target (the SSO portal links here): ask the identity service for a logout URL

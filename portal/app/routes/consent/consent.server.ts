@@ -12,6 +12,7 @@ import {
 } from "../../http/oauth2-answer.server.ts";
 import { oauth2AdminFor } from "../../http/oauth2.server.ts";
 import type { Locale } from "../../i18n/locales.ts";
+import { challengeParam, decisionName, rememberName } from "./fields.ts";
 import { idTokenClaims } from "./id-token-claims.server.ts";
 import type { ClaimSource } from "./id-token-claims.server.ts";
 
@@ -22,9 +23,6 @@ interface ConsentArgs {
   url: URL;
 }
 
-export const challengeParam = "consent_challenge";
-export const rememberName = "remember";
-export const decisionName = "decision";
 
 /**
  * A remembered decision lasts until the person revokes it (Hydra: remember_for 0 = forever);

@@ -5,13 +5,8 @@ import { useTranslator } from "../../i18n/translator-context.tsx";
 import { primaryButton, secondaryButton } from "../../ui/buttons.ts";
 import { Card } from "../../ui/card.tsx";
 import { Checkbox } from "../../ui/checkbox.tsx";
-import {
-  challengeParam,
-  decisionName,
-  loadConsent,
-  rememberName,
-  submitConsent,
-} from "./consent.server.ts";
+import { loadConsent, submitConsent } from "./consent.server.ts";
+import { challengeParam, decisionName, rememberName } from "./fields.ts";
 import { scopeText } from "./scopes.ts";
 
 export function loader({ request, context, params, url }: Route.LoaderArgs) {

@@ -11,7 +11,7 @@ export const confirmValue = "create-account";
  * The trigger is a link to ?confirm=create-account, which the server renders with the dialog
  * open, so it works without JavaScript; with JavaScript the link opens the modal in place.
  */
-export function CreateAccount(props: { openOnLoad: boolean; returnTo: string | null }) {
+export function CreateAccount(props: { openOnLoad: boolean; query: string }) {
   const { t, locale } = useTranslator();
   const location = useLocation();
   const navigate = useNavigate();
@@ -21,7 +21,8 @@ export function CreateAccount(props: { openOnLoad: boolean; returnTo: string | n
   openQuery.set(confirmParam, confirmValue);
   const closedQuery = new URLSearchParams(location.search);
   closedQuery.delete(confirmParam);
-  const registration = `/${locale}/registration${props.returnTo ? `?return_to=${encodeURIComponent(props.returnTo)}` : ""}`;
+  // return_to and login_challenge, prepared by the loader.
+  const registration = `/${locale}/registration${props.query}`;
 
   const onClose = () => {
     const query = new URLSearchParams(location.search);

@@ -33,6 +33,111 @@ function postForm(path: string, fields: Record<string, string>) {
   return args(path, { method: "POST", body: new URLSearchParams(fields) });
 }
 
+/**
+ * The login flow as Kratos returns it for /self-service/login/browser?login_challenge=…: the
+ * challenge and the OAuth2 service's login request (Hydra's OAuth2LoginRequest) ride along, and
+ * refresh is forced because the request cannot be skipped.
+ */
+const challengeFlow = {
+  ...(flowJson as object),
+  id: "f-oauth",
+  refresh: true,
+  oauth2_login_challenge: "ch-1",
+  oauth2_login_request: {
+    challenge: "ch-1",
+    skip: false,
+    subject: "",
+    requested_scope: ["openid", "email"],
+    requested_access_token_audience: [],
+    request_url: "http://localhost:4444/oauth2/auth?client_id=agency&response_type=code",
+    session_id: "ls-1",
+    client: {
+      client_id: "agency",
+      client_name: "Agency portal",
+      redirect_uris: ["https://agency.example.gov/callback"],
+    },
+    oidc_context: {},
+  },
+};
+
+describe("the login loader for an OAuth2 login challenge", () => {
+  function challengeArgs(path: string) {
+    const allowOrigins = vi.fn();
+    const base = args(path);
+    return {
+      ...base,
+      context: createLoadContext({
+        nonce: "n",
+        forwardedFor: undefined,
+        correlationId: "c",
+        allowOrigins,
+      }),
+      allowOrigins,
+    };
+  }
+
+  it("names the client, carries the challenge to registration and widens form-action", async () => {
+    stubIdentity({
+      "GET /self-service/login/flows": { status: 200, body: challengeFlow },
+      "GET /sessions/whoami": { status: 401, body: { error: { id: "session_inactive" } } },
+    });
+    const loaderArgs = challengeArgs("/en/login?flow=f-oauth&login_challenge=ch-1");
+
+    const result = await loadLogin(loaderArgs);
+
+    if (result instanceof Response) throw new Error("expected the page");
+    expect(result.data).toMatchObject({
+      client: "Agency portal",
+      registration: "?login_challenge=ch-1",
+    });
+    // No session to confirm: an ordinary sign-in, not "Confirm action".
+    expect(result.data.flow.refresh).toBe(false);
+    expect(loaderArgs.allowOrigins).toHaveBeenCalledWith("form-action", [
+      "http://localhost:4444",
+      "https://agency.example.gov",
+    ]);
+  });
+
+  it("keeps a refresh flow when there is a session to confirm; falls back to the client id", async () => {
+    const { oauth2_login_request: request } = challengeFlow;
+    stubIdentity({
+      "GET /self-service/login/flows": {
+        status: 200,
+        body: {
+          ...challengeFlow,
+          return_to: "http://localhost:4000/",
+          oauth2_login_request: { ...request, client: { client_id: "agency" } },
+        },
+      },
+      "GET /sessions/whoami": {
+        status: 200,
+        body: vendorJson("kratos.fixture.session.aal2-password-totp.json"),
+      },
+    });
+
+    const result = await loadLogin(challengeArgs("/en/login?flow=f-oauth"));
+
+    if (result instanceof Response) throw new Error("expected the page");
+    expect(result.data.flow.refresh).toBe(true);
+    expect(result.data.client).toBe("agency");
+    expect(result.data.registration).toBe(
+      "?return_to=http%3A%2F%2Flocalhost%3A4000%2F&login_challenge=ch-1",
+    );
+  });
+
+  it("asks nothing more and widens nothing without a challenge", async () => {
+    const { calls } = stubIdentity({
+      "GET /self-service/login/flows": { status: 200, body: flowJson },
+    });
+    const loaderArgs = challengeArgs("/en/login?flow=f1");
+    const result = await loadLogin(loaderArgs);
+    if (result instanceof Response) throw new Error("expected the page");
+    expect(result.data).toMatchObject({ client: undefined, registration: "" });
+    expect(calls).toHaveLength(1);
+    expect(loaderArgs.allowOrigins).not.toHaveBeenCalled();
+  });
+});
+
 describe("the login loader", () => {
   it("creates a browser flow with the page's parameters and redirects to it with its cookie", async () => {
     const { calls } = stubIdentity({

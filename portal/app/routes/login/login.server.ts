@@ -12,6 +12,7 @@ import { isRecord } from "../../flows/node-guards.ts";
 import { formToJson, stringField } from "../../flows/submission.ts";
 import { setCookieHeaders } from "../../http/cookies.server.ts";
 import { identityFor } from "../../http/identity.server.ts";
+import { allowClientRedirects } from "../../http/oauth2-answer.server.ts";
 import { redirectWithCookies } from "../../http/redirects.server.ts";
 import type { Locale } from "../../i18n/locales.ts";
 import { noticeFromQuery } from "../notice-query.ts";
@@ -61,15 +62,36 @@ export async function loadLogin(args: LoginArgs) {
     carry: (params): Record<string, string> => (params.get("invalid") ? { invalid: "true" } : {}),
   });
   if (page instanceof Response) return page;
+  const flow = LoginFlowFromJSON(page.flow);
+  const challenge = flow.oauth2_login_challenge ?? undefined;
+  const client = flow.oauth2_login_request?.client;
+  // The no-JS sign-in post ends, through the OAuth2 service, at the client's redirect URI.
+  if (challenge) allowClientRedirects(args.context, client?.redirect_uris);
+  // Kratos forces refresh=true on every challenge Hydra cannot skip; without a session to
+  // confirm, that is an ordinary sign-in (remember-me, create account), not "Confirm action".
+  const signedOut =
+    challenge !== undefined && flow.refresh === true && (await whoamiStatus(frontend)()) !== 200;
   return data(
     {
-      flow: LoginFlowFromJSON(page.flow),
+      flow: signedOut ? { ...flow, refresh: false } : flow,
       notice: noticeFromQuery(query.get(noticeParam)),
       invalid: query.has("invalid"),
       confirmCreateAccount: query.get("confirm") === "create-account",
+      /** The OAuth2 client the sign-in is for (spec §2: "Sign in to continue to {client}"). */
+      client: client?.client_name || client?.client_id || undefined,
+      registration: registrationQuery(flow.return_to, challenge),
     },
     { headers: setCookieHeaders(page.setCookies) },
   );
+}
+
+/** The query of the create-account links: the flow's return_to and its OAuth2 login challenge. */
+export function registrationQuery(returnTo: string | undefined, challenge: string | undefined) {
+  const query = new URLSearchParams();
+  if (returnTo) query.set("return_to", returnTo);
+  if (challenge) query.set("login_challenge", challenge);
+  const text = query.toString();
+  return text ? `?${text}` : "";
 }
 
 export async function submitLogin(args: LoginArgs) {

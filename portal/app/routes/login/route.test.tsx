@@ -1,7 +1,7 @@
 import { LoginFlowFromJSON } from "@portal/client";
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { renderRoute } from "../../../test/route-stub.tsx";
 import { vendorJson } from "../../../test/vendor-flows.ts";
 import Login from "./route.tsx";
@@ -9,10 +9,22 @@ import Login from "./route.tsx";
 const initial = LoginFlowFromJSON(vendorJson("elements.login.1fa.password.initial.json"));
 
 function renderLogin(
-  data: Partial<{ invalid: boolean; confirmCreateAccount: boolean; refresh: boolean }> = {},
+  data: Partial<{
+    invalid: boolean;
+    confirmCreateAccount: boolean;
+    refresh: boolean;
+    client: string;
+    registration: string;
+    challenge: string;
+  }> = {},
   url = "/en/login?flow=f1",
 ) {
-  const flow = { ...initial, id: "f1", refresh: data.refresh ?? false };
+  const flow = {
+    ...initial,
+    id: "f1",
+    refresh: data.refresh ?? false,
+    oauth2_login_challenge: data.challenge,
+  };
   return renderRoute({
     path: "/:lang/login",
     url,
@@ -22,6 +34,8 @@ function renderLogin(
       notice: undefined,
       invalid: data.invalid ?? false,
       confirmCreateAccount: data.confirmCreateAccount ?? false,
+      client: data.client,
+      registration: data.registration ?? "",
     }),
     action: () => null,
   });
@@ -29,9 +43,11 @@ function renderLogin(
 
 beforeEach(() => {
   window.localStorage.clear();
+  window.sessionStorage.clear();
 });
 afterEach(() => {
   window.localStorage.clear();
+  window.sessionStorage.clear();
 });
 
 describe("the login page", () => {
@@ -136,5 +152,76 @@ describe("the login page", () => {
 
     await waitFor(() => expect(window.localStorage.getItem("rememberMe")).toBeNull());
     expect(window.localStorage.getItem("username")).toBeNull();
+  });
+
+  it("names the OAuth2 client and keeps its login challenge on the way to registration", async () => {
+    renderLogin(
+      {
+        client: "Agency portal",
+        challenge: "ch-1",
+        registration: "?login_challenge=ch-1",
+        confirmCreateAccount: true,
+      },
+      "/en/login?flow=f1&login_challenge=ch-1&confirm=create-account",
+    );
+    expect(await screen.findByText("Sign in to continue to Agency portal.")).toBeInTheDocument();
+    const dialog = screen.getByRole("dialog", { name: "Create a new account?" });
+    expect(within(dialog).getByRole("link", { name: "Yes, I have no account" })).toHaveAttribute(
+      "href",
+      "/en/registration?login_challenge=ch-1",
+    );
+    await waitFor(() =>
+      expect(window.sessionStorage.getItem("oauth2_login_challenge_marker")).toBe("init"),
+    );
+  });
+
+  it("says so in Spanish too", async () => {
+    renderRoute({
+      path: "/:lang/login",
+      url: "/es/login?flow=f1",
+      Component: Login,
+      loader: () => ({
+        flow: { ...initial, id: "f1", refresh: false },
+        notice: undefined,
+        invalid: false,
+        confirmCreateAccount: false,
+        client: "Agency portal",
+        registration: "",
+      }),
+      locale: "es",
+    });
+    expect(
+      await screen.findByText("Inicie sesión para continuar en Agency portal."),
+    ).toBeInTheDocument();
+  });
+
+  it("shows 'login.oauth_interrupted' once after a challenge sign-in was abandoned", async () => {
+    window.sessionStorage.setItem("oauth2_login_challenge_marker", "invalid");
+    renderLogin();
+
+    const alert = await screen.findByRole("alert");
+    expect(
+      within(alert).getByText(/was interrupted because you chose a different account/),
+    ).toBeInTheDocument();
+    expect(window.sessionStorage.getItem("oauth2_login_challenge_marker")).toBeNull();
+  });
+
+  it("on a refresh flow for a challenge, 'use a different account' abandons it: marker, sign-out, /login", async () => {
+    const fetchStub = vi.fn(() => Promise.resolve(new Response("")));
+    vi.stubGlobal("fetch", fetchStub);
+    const close = vi.spyOn(window, "close").mockImplementation(() => undefined);
+    renderLogin({ refresh: true, challenge: "ch-1" }, "/en/login?flow=f1&login_challenge=ch-1");
+    await waitFor(() =>
+      expect(window.sessionStorage.getItem("oauth2_login_challenge_marker")).toBe("init"),
+    );
+
+    await userEvent.click(screen.getByRole("link", { name: "Use a different account" }));
+
+    expect(window.sessionStorage.getItem("oauth2_login_challenge_marker")).toBe("invalid");
+    expect(close).toHaveBeenCalled();
+    await waitFor(() => expect(fetchStub).toHaveBeenCalledWith("/en/logout", expect.anything()));
+    expect(screen.queryByText("navigated away")).toBeNull();
+    vi.unstubAllGlobals();
+    close.mockRestore();
   });
 });

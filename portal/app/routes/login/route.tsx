@@ -1,5 +1,4 @@
-import { useEffect, useRef } from "react";
-import type { FormEvent } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Link } from "react-router";
 import type { ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/route";
@@ -15,7 +14,6 @@ import { Notice } from "../../ui/notice.tsx";
 import { noticeDuration } from "../notice-query.ts";
 import { CreateAccount } from "./create-account.tsx";
 import { loadLogin, submitLogin } from "./login.server.ts";
-import { browserStorage, readRemembered, writeRemembered } from "./remember-me.ts";
 import { fromParam, methodParam } from "./second-factor-methods.ts";
 import { SecondFactor } from "./second-factor.tsx";
 
@@ -58,39 +56,30 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
   const title = t(
     mode === "refresh" ? "login.refreshTitle" : mode === "aal2" ? "login.aal2Title" : "login.title",
   );
+  const challenge = !!flow.oauth2_login_challenge;
+  const [interrupted, setInterrupted] = useState(false);
 
+  // Remember-me and the OAuth challenge marker (spec §3, §4) load after hydration: only this
+  // call counts against the sign-in page's JavaScript budget.
   useEffect(() => {
-    const remembered = readRemembered(browserStorage());
-    const form = formRef.current;
-    if (!remembered || !form || mode !== "plain") return;
-    const checkbox = form.elements.namedItem(rememberMeName);
-    const identifier = form.elements.namedItem("identifier");
-    if (checkbox instanceof HTMLInputElement) checkbox.checked = true;
-    if (
-      identifier instanceof HTMLInputElement &&
-      identifier.value === "" &&
-      remembered.identifier
-    ) {
-      identifier.value = remembered.identifier;
-    }
-  }, [flow.id, mode]);
-
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    if (mode !== "plain") return;
-    const elements = event.currentTarget.elements;
-    const checkbox = elements.namedItem(rememberMeName);
-    const identifier = elements.namedItem("identifier");
-    if (!(checkbox instanceof HTMLInputElement) || !(identifier instanceof HTMLInputElement))
-      return;
-    writeRemembered(browserStorage(), checkbox.checked, identifier.value.trim());
-  };
+    void import("./login-enhancements.ts").then((page) =>
+      page.enhanceLogin({
+        form: mode === "plain" ? formRef.current : null,
+        challenge,
+        locale,
+        interrupted: setInterrupted,
+      }),
+    );
+  }, [flow.id, mode, challenge, locale]);
 
   return (
     <Card>
       <title>{`${title} – ${t("brand.name")}`}</title>
       <h1 className="text-2xl font-semibold">{title}</h1>
       {mode === "plain" && (
-        <p className="mt-1 mb-6 text-slate-700 dark:text-slate-300">{t("login.description")}</p>
+        <p className="mt-1 mb-6 text-slate-700 dark:text-slate-300">
+          {t(loaderData.client ? "login.oauth2Description" : "login.description", loaderData)}
+        </p>
       )}
       {mode !== "plain" && <div className="mb-6" />}
       {notice && (
@@ -101,9 +90,9 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
           duration={noticeDuration(notice)}
         />
       )}
-      {loaderData.invalid && !actionData && (
+      {(interrupted || (loaderData.invalid && !actionData)) && (
         <Alert status="error" title={t("login.failedTitle")}>
-          <p>{t("login.invalid")}</p>
+          <p>{t(interrupted ? "login.oauth_interrupted" : "login.invalid")}</p>
         </Alert>
       )}
       <FlowMessages messages={flow.ui.messages} errorTitle={t("login.failedTitle")} />
@@ -114,7 +103,6 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
           flowId={flow.id}
           nodes={flow.ui.nodes}
           formRef={formRef}
-          onSubmit={onSubmit}
           showErrorSummary={actionData !== undefined}
           beforeSubmit={
             mode === "plain" && (
@@ -141,7 +129,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
           <Divider />
           <CreateAccount
             openOnLoad={loaderData.confirmCreateAccount}
-            returnTo={flow.return_to ?? null}
+            query={loaderData.registration}
           />
         </>
       ) : (
@@ -149,6 +137,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
           {/* Signs out, then comes back to a fresh sign-in (the logout route returns here). */}
           <a
             href={`/${locale}/logout`}
+            data-exit
             className="text-blue-700 underline underline-offset-4 dark:text-blue-300"
           >
             {t("login.useDifferentAccount")}
@@ -156,6 +145,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
           {mode === "refresh" && (
             <a
               href={flow.return_to || `/${locale}`}
+              data-exit
               className="text-blue-700 underline underline-offset-4 dark:text-blue-300"
             >
               {t("login.cancel")}

@@ -193,4 +193,29 @@ describe("the registration loader", () => {
       "/en/registration?return_to=http%3A%2F%2Flocalhost%3A4000%2F&flow=r1",
     );
   });
+
+  it("passes an OAuth2 login challenge on when creating the flow, and keeps it in the URL", async () => {
+    const { calls } = stubIdentity({
+      "GET /self-service/registration/browser": {
+        status: 200,
+        body: {
+          ...(vendorJson("elements.registration.password.initial.json") as object),
+          id: "r2",
+        },
+      },
+    });
+    const url = new URL("http://localhost:3000/en/registration?login_challenge=ch-1");
+
+    const response = await loadRegistration({
+      request: new Request(url),
+      context: new RouterContextProvider(),
+      locale: "en",
+      url,
+    });
+
+    expect(calls[0]?.url.searchParams.get("login_challenge")).toBe("ch-1");
+    expect(response instanceof Response && response.headers.get("location")).toBe(
+      "/en/registration?login_challenge=ch-1&flow=r2",
+    );
+  });
 });

@@ -23,7 +23,7 @@ interface RegistrationArgs {
   url: URL;
 }
 
-const inherited = ["return_to"] as const;
+const inherited = ["return_to", "login_challenge"] as const;
 
 /** The confirm fields are the portal's own; the identity service never sees them. */
 const portalFields = [fieldNames.confirmEmail, fieldNames.confirmPassword];
@@ -50,6 +50,8 @@ export async function loadRegistration(args: RegistrationArgs) {
       readIdentityAnswer(() =>
         frontend.createBrowserRegistrationFlowRaw({
           returnTo: query.get("return_to") ?? undefined,
+          // Registering in the middle of an OAuth2 sign-in completes that sign-in (Kratos accepts it).
+          loginChallenge: query.get("login_challenge") ?? undefined,
         }),
       ),
     get: (id) => readIdentityAnswer(() => frontend.getRegistrationFlowRaw({ id })),

@@ -1,0 +1,125 @@
+/**
+ * Spec §4 OAuth challenge marker, kept in sessionStorage (per tab). Loaded lazily by the login
+ * page, so none of this counts against the sign-in page's JavaScript budget.
+ *
+ * - A login flow carrying a login_challenge sets it to "init".
+ * - Choosing a different login there ("use a different account", "cancel" on refresh and
+ *   second-factor flows) while "init" sets it to "invalid", tries to close the window (a popup
+ *   the application opened), signs out and 500 ms later loads /login again.
+ * - The next login page shows 'login.oauth_interrupted' while it is "invalid", and clears it:
+ *   the message is shown once. A login page without a challenge also drops a stale "init".
+ * Without JavaScript the links simply work (sign out → /login).
+ */
+export const markerKey = "oauth2_login_challenge_marker";
+export const reloadDelayMs = 500;
+
+type Marker = "init" | "invalid";
+
+export interface MarkerPage {
+  /** Whether the page's flow carries a login_challenge. */
+  challenge: boolean;
+  locale: string;
+  /** Shows or hides the 'login.oauth_interrupted' alert. */
+  interrupted: (shown: boolean) => void;
+}
+
+export interface MarkerEnvironment {
+  storage: Pick<Storage, "getItem" | "setItem" | "removeItem"> | undefined;
+  closeWindow: () => void;
+  signOut: (url: string) => Promise<unknown>;
+  go: (url: string) => void;
+  wait: (ms: number) => Promise<void>;
+}
+
+function read(storage: MarkerEnvironment["storage"]): Marker | undefined {
+  try {
+    const value = storage?.getItem(markerKey);
+    return value === "init" || value === "invalid" ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function write(storage: MarkerEnvironment["storage"], value: Marker | undefined): void {
+  try {
+    if (value) storage?.setItem(markerKey, value);
+    else storage?.removeItem(markerKey);
+  } catch {
+    // Storage refused (private mode, quota): the marker is a convenience, never a gate.
+  }
+}
+
+/** Called whenever the login page shows a flow. */
+export function markerOnShow(page: MarkerPage, env: MarkerEnvironment): void {
+  const marker = read(env.storage);
+  if (page.challenge) {
+    write(env.storage, "init");
+    page.interrupted(false);
+  } else if (marker === "invalid") {
+    write(env.storage, undefined);
+    page.interrupted(true);
+  } else if (marker === "init") {
+    write(env.storage, undefined);
+  }
+}
+
+/**
+ * A click on one of the "different login" links. Returns whether the marker took over (the
+ * caller then cancels the link's own navigation).
+ */
+export function markerOnDifferentLogin(page: MarkerPage, env: MarkerEnvironment): boolean {
+  if (!page.challenge || read(env.storage) !== "init") return false;
+  write(env.storage, "invalid");
+  void (async () => {
+    try {
+      env.closeWindow();
+    } catch {
+      // Only windows a script opened may be closed; this one goes on below.
+    }
+    await env.signOut(`/${page.locale}/logout`).catch(() => undefined);
+    await env.wait(reloadDelayMs);
+    env.go(`/${page.locale}/login`);
+  })();
+  return true;
+}
+
+function browserEnvironment(): MarkerEnvironment {
+  let storage: Storage | undefined;
+  try {
+    storage = window.sessionStorage;
+  } catch {
+    storage = undefined;
+  }
+  return {
+    storage,
+    closeWindow: () => window.close(),
+    // The logout route redirects through the identity service's logout, which clears the session.
+    signOut: (url) => fetch(url, { credentials: "same-origin" }),
+    go: (url) => window.location.assign(url),
+    wait: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  };
+}
+
+let current: MarkerPage | undefined;
+let listening = false;
+
+/** The login page's links that lead to a different login carry this attribute. */
+export const differentLoginAttribute = "data-exit";
+
+/**
+ * Entry point for the login page (dynamically imported): applies the marker for the shown flow
+ * and, once per page, watches clicks on the "different login" links.
+ */
+export function watchMarker(page: MarkerPage): void {
+  const env = browserEnvironment();
+  current = page;
+  markerOnShow(page, env);
+  if (listening) return;
+  listening = true;
+  document.addEventListener("click", (event) => {
+    const target = event.target instanceof Element ? event.target : null;
+    const link = target?.closest(`[${differentLoginAttribute}]`);
+    if (!link || !current || event.defaultPrevented) return;
+    if (markerOnDifferentLogin(current, env)) event.preventDefault();
+  });
+}
