@@ -10,8 +10,7 @@ import { createProxyMiddleware } from "http-proxy-middleware";
 import { pino } from "pino";
 import type { RouterContextProvider, ServerBuild } from "react-router";
 import { getConfig } from "./app/config.server.ts";
-import { withOrigins } from "./app/http/csp-origins.ts";
-import type { WidenedDirective } from "./app/http/csp-origins.ts";
+import { widenPolicy } from "./app/http/csp-origins.ts";
 import type { RequestInfo } from "./app/http/request-context.ts";
 import { sessionEntropyName } from "./app/http/session-entropy.server.ts";
 import { proxiedEntropy } from "./app/session/proxied-entropy.server.ts";
@@ -133,7 +132,7 @@ app.use(
         correlationId: requestMeta.get(res)?.correlationId,
         // Pages for an OAuth2 challenge add the client's origins (helmet set the policy already;
         // nothing is sent before the loaders have run).
-        allowOrigins: (directive, origins) => allowOrigins(res, directive, origins),
+        allowOrigins: (directive, origins) => widenPolicy(res, directive, origins),
       }),
   }),
 );
@@ -146,16 +145,6 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.once(signal, () => {
     server.close(() => process.exit(0));
   });
-}
-
-function allowOrigins(
-  res: ServerResponse,
-  directive: WidenedDirective,
-  origins: readonly string[],
-): void {
-  const policy = res.getHeader("Content-Security-Policy");
-  if (res.headersSent || typeof policy !== "string" || origins.length === 0) return;
-  res.setHeader("Content-Security-Policy", withOrigins(policy, directive, origins));
 }
 
 async function loadBuild(): Promise<ServerBuild> {

@@ -1,5 +1,8 @@
+// @vitest-environment node
 import { describe, expect, it } from "vitest";
-import { originsOf, withOrigins } from "./csp-origins.ts";
+import express from "express";
+import helmet from "helmet";
+import { originsOf, widenPolicy, withOrigins } from "./csp-origins.ts";
 
 /** The portal's policy as helmet writes it (server.ts), nonce elided. */
 const policy =
@@ -47,5 +50,43 @@ describe("withOrigins", () => {
     expect(withOrigins("default-src 'self'", "form-action", ["https://a.example"])).toBe(
       "default-src 'self'",
     );
+  });
+});
+
+describe("widenPolicy on a response helmet prepared", () => {
+  it("widens the header a loader's response will carry, and nothing once headers are sent", async () => {
+    const app = express();
+    app.use(
+      helmet({
+        contentSecurityPolicy: {
+          useDefaults: false,
+          directives: { defaultSrc: ["'self'"], formAction: ["'self'"], imgSrc: ["'self'"] },
+        },
+      }),
+    );
+    app.get("/consent", (_req, res) => {
+      // What a challenge page's loader does through the load context.
+      widenPolicy(res, "form-action", ["http://localhost:4444", "https://agency.example.gov"]);
+      widenPolicy(res, "img-src", ["https://cdn.example.gov"]);
+      res.send("ok");
+      widenPolicy(res, "form-action", ["https://late.example"]);
+    });
+    app.get("/login", (_req, res) => res.send("ok"));
+    const server = app.listen(0, "127.0.0.1");
+    await new Promise((resolve) => server.once("listening", resolve));
+    try {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      const consent = await fetch(`http://127.0.0.1:${port}/consent`);
+      expect(consent.headers.get("content-security-policy")).toBe(
+        "default-src 'self';form-action 'self' http://localhost:4444 https://agency.example.gov;img-src 'self' https://cdn.example.gov",
+      );
+      const login = await fetch(`http://127.0.0.1:${port}/login`);
+      expect(login.headers.get("content-security-policy")).toBe(
+        "default-src 'self';form-action 'self';img-src 'self'",
+      );
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

@@ -41,3 +41,24 @@ export function withOrigins(
     .filter((entry) => entry !== "")
     .join(";");
 }
+
+/** The parts of a Node response the widening needs (server.ts passes its ServerResponse). */
+export interface PolicyHolder {
+  readonly headersSent: boolean;
+  getHeader(name: string): number | string | string[] | undefined;
+  setHeader(name: string, value: string): unknown;
+}
+
+/**
+ * Widens the Content-Security-Policy helmet already set on a response that is not sent yet
+ * (loaders run before React Router writes anything).
+ */
+export function widenPolicy(
+  response: PolicyHolder,
+  directive: WidenedDirective,
+  origins: readonly string[],
+): void {
+  const policy = response.getHeader("Content-Security-Policy");
+  if (response.headersSent || typeof policy !== "string" || origins.length === 0) return;
+  response.setHeader("Content-Security-Policy", withOrigins(policy, directive, origins));
+}
