@@ -1,5 +1,6 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { Kysely } from "kysely";
+import { refuseConnect } from "../http/client-errors.ts";
 import { recordRoutes } from "../http/route-registry.ts";
 import { normalizeAddress } from "../identity/normalize.ts";
 import { listMessages } from "../store/courier-messages.ts";
@@ -24,6 +25,11 @@ export function createMailboxServer(
 ): FastifyInstance {
   const app = Fastify({ loggerInstance: logger, disableRequestLogging: true });
   recordRoutes(app);
+  refuseConnect(app.server, (status) => ({
+    statusCode: status,
+    error: "Method Not Allowed",
+    message: "The method CONNECT is not supported.",
+  }));
   const load = (to: string) =>
     listMessages(db, { recipient: to || undefined }, shownMessages, undefined);
 

@@ -1,6 +1,12 @@
 import { randomUUID } from "node:crypto";
 import cookie from "@fastify/cookie";
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from "fastify";
+import {
+  answerClientError,
+  clientErrorReason,
+  clientErrorStatus,
+  refuseConnect,
+} from "./client-errors.ts";
 import { HerodotError } from "./errors.ts";
 import { recordRoutes } from "./route-registry.ts";
 import { sendError } from "../flows/errors.ts";
@@ -29,7 +35,24 @@ export async function createFastify(logger: FastifyBaseLogger): Promise<FastifyI
     trustProxy: trustedProxies,
     requestIdHeader: "x-correlation-id",
     genReqId: () => randomUUID(),
+    // Requests the HTTP parser refuses, in Kratos' error shape (not Fastify's or an empty 400).
+    clientErrorHandler: (error, socket) => {
+      const status = clientErrorStatus(error);
+      answerClientError(
+        socket,
+        error,
+        new HerodotError(status, { reason: clientErrorReason(error) }).envelope(),
+      );
+    },
+    // A URL the router cannot decode or a path parameter over its length limit.
+    frameworkErrors: (error, _request, reply) => {
+      const status = error.statusCode && error.statusCode < 500 ? error.statusCode : 400;
+      void sendError(reply, new HerodotError(status, { reason: error.message }));
+    },
   });
+  refuseConnect(app.server, (status) =>
+    new HerodotError(status, { reason: "The method CONNECT is not supported." }).envelope(),
+  );
   await app.register(cookie);
 
   // Handlers decode bodies themselves so that a bad body becomes Kratos' answer, not Fastify's.

@@ -26,8 +26,9 @@ export function recordRoutes(app: FastifyInstance): readonly RegisteredRoute[] {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const method of methods) entry.routes.push({ method: String(method), url: route.url });
   });
-  app.addHook("onClose", async () => {
+  app.addHook("onClose", (_instance, done) => {
     recorded.delete(entry);
+    done();
   });
   return entry.routes;
 }

@@ -3,6 +3,12 @@ import type { AddressInfo } from "node:net";
 import type { FastifyInstance } from "fastify";
 import type { Kysely } from "kysely";
 import type { Logger } from "pino";
+import {
+  answerClientError,
+  clientErrorReason,
+  clientErrorStatus,
+  refuseConnect,
+} from "../http/client-errors.ts";
 import type { Database } from "../store/schema.ts";
 import { createAdminApp } from "./admin/admin-app.ts";
 import type { AdminDeps } from "./admin/admin-deps.ts";
@@ -25,7 +31,7 @@ import { upsertSeedClient, type ClientServiceDeps } from "./clients/client-servi
 import { deriveKey } from "./crypto/derived-keys.ts";
 import { loadOrCreateSigningKeys } from "./crypto/signing-keys.ts";
 import { answerPublicHealth, registerAdminHealthRoutes } from "./health.ts";
-import { invalidClientMetadata, invalidRedirectUri } from "./hydra-error.ts";
+import { HydraError, invalidClientMetadata, invalidRedirectUri } from "./hydra-error.ts";
 import type { OAuth2Config } from "./oauth2-config.ts";
 import { ProviderHolder } from "./provider/provider-holder.ts";
 import { startExpiryCleanup } from "./store/expiry-cleanup.ts";
@@ -131,6 +137,17 @@ export async function startOAuth2Service(
       return holder.handle(req, res);
     });
   });
+  // Requests Node's parser refuses get Hydra's error shape rather than an empty 400.
+  publicServer.on("clientError", (error: Error & { code?: string }, socket) =>
+    answerClientError(
+      socket,
+      error,
+      new HydraError(clientErrorStatus(error), "invalid_request", clientErrorReason(error)).body(),
+    ),
+  );
+  refuseConnect(publicServer, (status) =>
+    new HydraError(status, "invalid_request", "The method CONNECT is not supported.").body(),
+  );
   let adminApp: FastifyInstance | undefined;
   let cleanup: { stop(): Promise<void> } | undefined;
   const close = async () => {

@@ -1,5 +1,16 @@
 import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
-import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from "fastify";
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+} from "fastify";
+import {
+  answerClientError,
+  clientErrorReason,
+  clientErrorStatus,
+  refuseConnect,
+} from "../../http/client-errors.ts";
 import { recordRoutes } from "../../http/route-registry.ts";
 import { UsedChallengeError } from "../challenges/interactions.ts";
 import { internalError, isHydraError, unauthorized, HydraError } from "../hydra-error.ts";
@@ -30,8 +41,29 @@ export async function createAdminApp(
     bodyLimit: bodyLimitBytes,
     requestIdHeader: "x-correlation-id",
     genReqId: () => randomUUID(),
+    // Requests the HTTP parser refuses, in Hydra's error shape (not Fastify's or an empty 400).
+    clientErrorHandler: (error, socket) =>
+      answerClientError(
+        socket,
+        error,
+        new HydraError(
+          clientErrorStatus(error),
+          "invalid_request",
+          clientErrorReason(error),
+        ).body(),
+      ),
+    // A URL the router cannot decode or a path parameter over its length limit.
+    frameworkErrors: (error, _request, reply) => {
+      const status = error.statusCode && error.statusCode < 500 ? error.statusCode : 400;
+      void (reply as FastifyReply)
+        .code(status)
+        .send(new HydraError(status, "invalid_request", error.message).body());
+    },
   });
   recordRoutes(app);
+  refuseConnect(app.server, (status) =>
+    new HydraError(status, "invalid_request", "The method CONNECT is not supported.").body(),
+  );
   app.removeAllContentTypeParsers();
   app.addContentTypeParser("*", { parseAs: "buffer" }, (_request, body, done) => done(null, body));
 
