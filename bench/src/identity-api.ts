@@ -44,20 +44,43 @@ export async function seedIdentities(from: number, to: number, hash: string): Pr
       response,
       "PATCH /admin/identities",
     );
-    const created = answer.identities.map((r) => r.identity ?? "");
-    if (created.some((id) => id === "")) throw new Error("a seeded identity was refused");
-    ids[slot] = created;
+    // After a retried batch, identities created by the lost attempt clash (409): look them up.
+    ids[slot] = await Promise.all(
+      answer.identities.map(async (r, i) => r.identity ?? (await idOf(emailOf(batch[i] ?? -1)))),
+    );
+  };
+  const sendWithRetry = async (batch: number[], slot: number) => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await send(batch, slot);
+      } catch (error) {
+        if (attempt === 3 || !(error instanceof TypeError)) throw error;
+        console.log(`        seeding: ${error.message}; retrying the batch`);
+      }
+    }
   };
   // Two batches in flight: the server writes one while the next is encoded and sent.
   let next = 0;
   const worker = async () => {
     while (next < batches.length) {
       const slot = next++;
-      await send(batches[slot] ?? [], slot);
+      await sendWithRetry(batches[slot] ?? [], slot);
     }
   };
   await Promise.all([worker(), worker()]);
   return ids.flat();
+}
+
+async function idOf(email: string): Promise<string> {
+  const found = await json<{ id: string }[]>(
+    await fetch(
+      `${urls.identityAdmin}/admin/identities?credentials_identifier=${encodeURIComponent(email)}`,
+    ),
+    "GET /admin/identities",
+  );
+  const id = found[0]?.id;
+  if (!id) throw new Error(`seeding: ${email} was refused`);
+  return id;
 }
 
 /** The API login flow: create a flow, submit the password; returns the session token. */

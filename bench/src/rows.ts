@@ -119,6 +119,12 @@ export function rows(f: Figures, jsBudget: number): Row[] {
     const n = p.identities.toLocaleString("en-US");
     out.push(
       info(
+        `${n} identities: seeding time (identities / sessions)`,
+        `${p.seedSeconds.identities.toFixed(1)} s / ${p.seedSeconds.sessions.toFixed(1)} s`,
+      ),
+    );
+    out.push(
+      info(
         `${n} identities: whoami (${p.whoami.connections} conn)`,
         `${perSecond(p.whoami.perSecond)}, ${latency(p.whoami)}`,
       ),

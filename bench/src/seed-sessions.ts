@@ -3,6 +3,7 @@
 // the identity server's own store module (`saveSession`, the function its logins use), opening the
 // server's SQLite file alongside it (WAL allows a second connection), while the server is idle.
 import { randomUUID } from "node:crypto";
+import { sql } from "kysely";
 import { randomToken, type Session } from "../../identity-server/src/session/session.ts";
 import { openDatabase } from "../../identity-server/src/store/database.ts";
 import { saveSession } from "../../identity-server/src/store/sessions.ts";
@@ -18,7 +19,10 @@ export async function seedSessions(dataDir: string, identityIds: string[]): Prom
   try {
     for (let start = 0; start < identityIds.length; start += perTransaction) {
       const chunk = identityIds.slice(start, start + perTransaction);
-      await db.transaction().execute(async (trx) => {
+      // IMMEDIATE takes the write lock up front (waiting up to the busy timeout) so that a write by
+      // the server cannot invalidate this transaction's snapshot half-way (SQLITE_BUSY).
+      await sql`begin immediate`.execute(db);
+      try {
         for (const identityId of chunk) {
           const token = randomToken("ory_st_");
           const session: Session = {
@@ -36,10 +40,14 @@ export async function seedSessions(dataDir: string, identityIds: string[]): Prom
             createdAt: now,
             updatedAt: now,
           };
-          await saveSession(trx, session, hashToken(token));
+          await saveSession(db, session, hashToken(token));
           tokens.push(token);
         }
-      });
+        await sql`commit`.execute(db);
+      } catch (error) {
+        await sql`rollback`.execute(db);
+        throw error;
+      }
     }
   } finally {
     await db.destroy();
