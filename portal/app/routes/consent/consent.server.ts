@@ -23,7 +23,6 @@ interface ConsentArgs {
   url: URL;
 }
 
-
 /**
  * A remembered decision lasts until the person revokes it (Hydra: remember_for 0 = forever);
  * Hydra then marks later requests of this client for the same or fewer scopes skip=true.
