@@ -33,6 +33,7 @@ describe("fuzzed bad requests on every listener", () => {
     async () => {
       const report = await runFuzz(fuzz, { requests });
       expect(report.requests).toBeGreaterThanOrEqual(requests);
+      if (process.env.HARDENING_FUZZ_VERBOSE) console.log(JSON.stringify(report.statuses));
       // Every listener still answers (the mailbox has no health check; its JSON list serves).
       for (const [listener, port] of Object.entries(fuzz.ports)) {
         const target = listener === "mailbox" ? "/messages.json" : "/health/alive";

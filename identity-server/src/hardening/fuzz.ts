@@ -312,8 +312,8 @@ type Header = [string, string];
 
 function headers(ids: readonly string[], sessionToken: string): fc.Arbitrary<Header[]> {
   const one: fc.Arbitrary<Header> = fc.oneof(
-    fc.constantFrom(...accepts).map((v): Header => ["Accept", v]),
-    cookie(ids, sessionToken).map((v): Header => ["Cookie", v]),
+    { weight: 30, arbitrary: fc.constantFrom(...accepts).map((v): Header => ["Accept", v]) },
+    { weight: 15, arbitrary: cookie(ids, sessionToken).map((v): Header => ["Cookie", v]) },
     fc
       .oneof(
         fc.constantFrom(
@@ -343,18 +343,22 @@ function headers(ids: readonly string[], sessionToken: string): fc.Arbitrary<Hea
     fc.constantFrom("gopher", "", "https,http").map((v): Header => ["X-Forwarded-Proto", v]),
     fc.constantFrom("https://evil.example", "null", "").map((v): Header => ["Origin", v]),
     fc.string({ maxLength: 80 }).map((v): Header => ["X-Correlation-Id", v]),
-    fc.constantFrom("a".repeat(20_000)).map((v): Header => ["X-Huge", v]),
+    // Over Node's 16 KiB header limit (rarely: the request never reaches a route).
+    { weight: 1, arbitrary: fc.constant<Header>(["X-Huge", "a".repeat(20_000)]) },
     // CR/LF smuggled into a value: a second header line, or (bare CR, NUL) an invalid message.
-    fc
-      .constantFrom(
-        "x\r\nX-Injected: 1",
-        "x\r\nSet-Cookie: a=b",
-        "x\rY",
-        "x\nY",
-        "x\u0000y",
-        "x\r\n\r\nGET / HTTP/1.1",
-      )
-      .map((v): Header => ["X-Fuzz", v]),
+    {
+      weight: 1,
+      arbitrary: fc
+        .constantFrom(
+          "x\r\nX-Injected: 1",
+          "x\r\nSet-Cookie: a=b",
+          "x\rY",
+          "x\nY",
+          "x\u0000y",
+          "x\r\n\r\nGET / HTTP/1.1",
+        )
+        .map((v): Header => ["X-Fuzz", v]),
+    },
     fc
       .constantFrom("gzip", "br", "deflate", "identity;q=0", "x")
       .map((v): Header => ["Content-Encoding", v]),
@@ -473,7 +477,7 @@ function target(route: Route, ids: readonly string[]): fc.Arbitrary<string> {
     )
     .map((suffix) => ({ suffix }));
   return fc
-    .tuple(path, fc.option(traversal, { freq: 6 }), query(ids))
+    .tuple(path, fc.oneof({ weight: 6, arbitrary: fc.constant(null) }, traversal), query(ids))
     .map(([base, extra, q]) => `${base}${extra?.suffix ?? ""}${q}`)
     .chain((full) =>
       fc.oneof(
