@@ -8,6 +8,7 @@ import {
   refuseConnect,
 } from "./client-errors.ts";
 import { HerodotError } from "./errors.ts";
+import { parseQueryString } from "./query-string.ts";
 import { recordRoutes } from "./route-registry.ts";
 import { sendError } from "../flows/errors.ts";
 
@@ -35,6 +36,7 @@ export async function createFastify(logger: FastifyBaseLogger): Promise<FastifyI
     trustProxy: trustedProxies,
     requestIdHeader: "x-correlation-id",
     genReqId: () => randomUUID(),
+    routerOptions: { querystringParser: parseQueryString },
     // Requests the HTTP parser refuses, in Kratos' error shape (not Fastify's or an empty 400).
     clientErrorHandler: (error, socket) => {
       const status = clientErrorStatus(error);
