@@ -7,7 +7,7 @@ import { rawRequest } from "./raw-http.ts";
 // The soak run of the request fuzzer (`npm run test:soak`): the quick run's generators, ≥ 10,000
 // requests by default (HARDENING_SOAK_REQUESTS), on a new random seed each run
 // (HARDENING_FUZZ_SEED replays one).
-const requests = Number(process.env.HARDENING_SOAK_REQUESTS ?? 12_000);
+const requests = Number(process.env.HARDENING_SOAK_REQUESTS ?? 30_000);
 const seed = process.env.HARDENING_FUZZ_SEED ? Number(process.env.HARDENING_FUZZ_SEED) : undefined;
 
 let ts: TestServer;
