@@ -71,8 +71,7 @@ export async function completeLogin(
     });
   }
   if (factor.aal === "aal1") {
-    const refused = await refuseUnverifiedLogin(ctx, request, reply, flow, identity);
-    if (refused) return refused;
+    if (await refuseUnverifiedLogin(ctx, request, reply, flow, identity)) return reply;
   }
   const now = ctx.now();
   const { session, token } =

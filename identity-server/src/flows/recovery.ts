@@ -282,14 +282,21 @@ async function submitRecovery(
   }
 }
 
-/** Recovery is for people who cannot sign in: with a session, browsers go on, others get 400. */
+/**
+ * Recovery is for people who cannot sign in: with a session, browsers go on, others get 400.
+ * True when that answer was sent (a boolean: a Fastify reply is thenable, awaiting it yields
+ * undefined).
+ */
 async function refuseSignedIn(
   ctx: ServerContext,
   request: FastifyRequest,
   reply: FastifyReply,
-): Promise<FastifyReply | undefined> {
-  if (!(await fetchSession(ctx, request))) return undefined;
-  if (isJsonRequest(request)) return sendError(reply, alreadyLoggedInForRecovery());
+): Promise<boolean> {
+  if (!(await fetchSession(ctx, request))) return false;
+  if (isJsonRequest(request)) {
+    void sendError(reply, alreadyLoggedInForRecovery());
+    return true;
+  }
   let target = ctx.config.defaultReturnUrl;
   try {
     target = secureRedirectTo(ctx.returnToPolicy, {
@@ -298,14 +305,14 @@ async function refuseSignedIn(
   } catch {
     // An unacceptable return_to falls back to the default, as Kratos' RedirectOnAuthenticated does.
   }
-  return reply.redirect(target, 302);
+  void reply.redirect(target, 302);
+  return true;
 }
 
 export function registerRecoveryRoutes(app: FastifyInstance, ctx: ServerContext): void {
   app.get("/self-service/recovery/browser", async (request, reply) => {
     try {
-      const refused = await refuseSignedIn(ctx, request, reply);
-      if (refused) return refused;
+      if (await refuseSignedIn(ctx, request, reply)) return reply;
       const flow = buildRecoveryFlow(ctx, request, reply, "browser");
       await insertFlow(ctx.db, flow);
       return sendRedirectOrJson(request, reply, flow, uiUrl(ctx, "/recovery", flow.id));

@@ -20,7 +20,7 @@ afterAll(async () => {
 
 describe("IDENTITY_REQUIRE_VERIFIED_ADDRESS", () => {
   it("refuses JSON sign-in with 403 session_verified_address_required and where to verify", async () => {
-    await registerNative(ts, "unverified@example.com");
+    const { identityId } = await registerNative(ts, "unverified@example.com");
     const { api, jar } = ts.browser();
     const flow = await api.createBrowserLoginFlow();
     const refused = await failureOf(
@@ -62,6 +62,8 @@ describe("IDENTITY_REQUIRE_VERIFIED_ADDRESS", () => {
       },
     });
     expect(jar.get("ory_kratos_session")).toBeUndefined();
+    // Nothing was issued behind the refusal either: only the registration's session exists.
+    expect(await ts.admin().listIdentitySessions({ id: identityId })).toHaveLength(1);
 
     // The code sent with that flow verifies the address, after which sign-in works.
     const verification = await api.getVerificationFlow({ id: verificationId });

@@ -195,9 +195,8 @@ async function useCode(
     await updateVerifiableAddress(trx, address);
     await updateFlow(trx, flow, now);
   });
-  return (
-    (await continueToOAuth2(ctx, request, reply, flow)) ?? answerStep(ctx, request, reply, flow)
-  );
+  if (await continueToOAuth2(ctx, request, reply, flow)) return reply;
+  return answerStep(ctx, request, reply, flow);
 }
 
 /** Sends a (new) code to the typed address; earlier codes of the flow stop working. */
