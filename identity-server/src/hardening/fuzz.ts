@@ -376,6 +376,19 @@ function formEncode(fields: Record<string, unknown>): string {
     .join("&");
 }
 
+const flowMethods = [
+  "password",
+  "code",
+  "totp",
+  "lookup_secret",
+  "webauthn",
+  "passkey",
+  "profile",
+  "link",
+  "oidc",
+  "",
+];
+
 function body(
   ids: readonly string[],
 ): fc.Arbitrary<{ body?: string | Buffer; contentType?: string }> {
@@ -387,8 +400,23 @@ function body(
     fc.oneof(jsonValue, fc.constantFrom(...ids)),
     { maxKeys: 6 },
   );
+  // A self-service submission: a real method name, so the method's own decoding runs.
+  const submission = fc
+    .tuple(
+      fc.constantFrom(...flowMethods),
+      known,
+      fc.constantFrom("application/json", "application/x-www-form-urlencoded"),
+    )
+    .map(([method, fields, contentType]) => {
+      const value = { ...fields, method };
+      return {
+        body: contentType === "application/json" ? JSON.stringify(value) : formEncode(value),
+        contentType,
+      };
+    });
   return fc.oneof(
     fc.constant({}),
+    { weight: 3, arbitrary: submission },
     // Valid JSON of every type and shape, with known and unknown fields.
     fc.tuple(known, fc.constantFrom(...contentTypes)).map(([value, contentType]) => ({
       body: JSON.stringify(value),
@@ -477,8 +505,19 @@ function target(route: Route, ids: readonly string[]): fc.Arbitrary<string> {
     )
     .map((suffix) => ({ suffix }));
   return fc
-    .tuple(path, fc.oneof({ weight: 6, arbitrary: fc.constant(null) }, traversal), query(ids))
-    .map(([base, extra, q]) => `${base}${extra?.suffix ?? ""}${q}`)
+    .tuple(
+      path,
+      fc.oneof({ weight: 6, arbitrary: fc.constant(null) }, traversal),
+      query(ids),
+      // Self-service routes mostly get a real flow id, so the flow's own code runs.
+      fc.constantFrom(...ids),
+      fc.boolean(),
+    )
+    .map(([base, extra, q, id, withFlow]) => {
+      const flow = withFlow && base.startsWith("/self-service/") ? `flow=${id}` : "";
+      const joined = flow ? (q ? `${q}&${flow}` : `?${flow}`) : q;
+      return `${base}${extra?.suffix ?? ""}${joined}`;
+    })
     .chain((full) =>
       fc.oneof(
         { weight: 20, arbitrary: fc.constant(full) },

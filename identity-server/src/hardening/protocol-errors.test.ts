@@ -75,4 +75,26 @@ describe("requests refused before routing", () => {
     expect(response.status).toBeLessThan(500);
     expect(JSON.parse(response.body)).toMatchObject({ error: { code: response.status } });
   });
+
+  it("reads an absolute-form request target as its path and query", async () => {
+    // Found by the soak run: handlers prefixed the absolute URL with a base URL (a 500).
+    const [publicPort, adminPort] = ports.kratos as [number, number];
+    const recovery = await rawRequest(adminPort, {
+      method: "POST",
+      target: "http://127.0.0.1/admin/recovery/link?flow=a&flow=b",
+      headers: [["Content-Type", "application/json"]],
+      body: "{}",
+    });
+    expect(recovery.status).toBe(404);
+    expect(JSON.parse(recovery.body)).toMatchObject({ error: { code: 404 } });
+    const flow = await rawRequest(publicPort, {
+      method: "GET",
+      target: "http://evil.example/self-service/login/api?refresh=true",
+      headers: [],
+    });
+    expect(flow.status).toBe(200);
+    const { request_url: requestUrl } = JSON.parse(flow.body) as { request_url: string };
+    expect(new URL(requestUrl).pathname).toMatch(/[^/]\/self-service\/login\/api$/);
+    expect(requestUrl).not.toContain("evil.example");
+  });
 });

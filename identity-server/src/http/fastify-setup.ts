@@ -9,6 +9,7 @@ import {
 } from "./client-errors.ts";
 import { HerodotError } from "./errors.ts";
 import { parseQueryString } from "./query-string.ts";
+import { originForm } from "./request-target.ts";
 import { recordRoutes } from "./route-registry.ts";
 import { sendError } from "../flows/errors.ts";
 
@@ -37,6 +38,7 @@ export async function createFastify(logger: FastifyBaseLogger): Promise<FastifyI
     requestIdHeader: "x-correlation-id",
     genReqId: () => randomUUID(),
     routerOptions: { querystringParser: parseQueryString },
+    rewriteUrl: (request) => originForm(request.url ?? "/"),
     // Requests the HTTP parser refuses, in Kratos' error shape (not Fastify's or an empty 400).
     clientErrorHandler: (error, socket) => {
       const status = clientErrorStatus(error);

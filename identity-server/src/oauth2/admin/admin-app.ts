@@ -11,6 +11,7 @@ import {
   clientErrorStatus,
   refuseConnect,
 } from "../../http/client-errors.ts";
+import { originForm } from "../../http/request-target.ts";
 import { recordRoutes } from "../../http/route-registry.ts";
 import { UsedChallengeError } from "../challenges/interactions.ts";
 import { internalError, isHydraError, unauthorized, HydraError } from "../hydra-error.ts";
@@ -41,6 +42,7 @@ export async function createAdminApp(
     bodyLimit: bodyLimitBytes,
     requestIdHeader: "x-correlation-id",
     genReqId: () => randomUUID(),
+    rewriteUrl: (request) => originForm(request.url ?? "/"),
     // Requests the HTTP parser refuses, in Hydra's error shape (not Fastify's or an empty 400).
     clientErrorHandler: (error, socket) =>
       answerClientError(
