@@ -1,9 +1,14 @@
 import { expect, test, type Page } from "@playwright/test";
 import { demoUrl } from "./playwright.config.ts";
-import { createPerson, latestCode, strongPassword, uniqueEmail } from "./support.ts";
+import {
+  createPerson,
+  latestCode,
+  signOutOfAgencyProduct,
+  strongPassword,
+  uniqueEmail,
+} from "./support.ts";
 
-async function signUp(page: Page, email: string, password = strongPassword): Promise<void> {
-  await page.goto("/en/registration");
+async function fillSignUp(page: Page, email: string, password = strongPassword): Promise<void> {
   await expect(page.getByRole("heading", { level: 1, name: "Create your account" })).toBeVisible();
   await page.getByLabel("E-Mail", { exact: true }).fill(email);
   await page.getByLabel("Confirm E-Mail").fill(email);
@@ -29,10 +34,20 @@ for (const javaScriptEnabled of [true, false]) {
   test.describe(`with JavaScript ${javaScriptEnabled ? "on" : "off"}`, () => {
     test.use({ javaScriptEnabled });
 
-    test("sign up, land on agency selection, sign out, sign in again", async ({ page }) => {
+    test("sign up from the agency product, verify, come back signed in, sign out, sign in again", async ({
+      page,
+    }) => {
       const email = uniqueEmail(javaScriptEnabled ? "signup-js" : "signup-nojs");
-      await signUp(page, email);
-      // A new account proves its e-mail address first, then goes on to the agency product.
+      await page.goto(demoUrl);
+      await page.getByRole("link", { name: "Sign in" }).click();
+      await expect(page.getByRole("heading", { level: 1, name: "Sign in" })).toBeVisible();
+      await page
+        .getByRole("link", { name: "Create account" })
+        .or(page.getByRole("button", { name: "Create account" }))
+        .click();
+      await page.getByRole("link", { name: "Yes, I have no account" }).click();
+      await fillSignUp(page, email);
+      // A new account proves its e-mail address first, then goes back to the agency product.
       await expect(
         page.getByRole("heading", { level: 1, name: "Verify your account" }),
       ).toBeVisible();
@@ -43,12 +58,9 @@ for (const javaScriptEnabled of [true, false]) {
       await page.getByRole("link", { name: "Continue" }).click();
       await expectAgencySelection(page, email);
 
-      await page.getByRole("link", { name: "Sign out" }).click();
-      await expect(page).toHaveURL(/\/en\/login\?flow=/);
-      await page.goto(`${demoUrl}/agency-selection`);
-      await expect(page.getByText("You are not signed in.")).toBeVisible();
+      await signOutOfAgencyProduct(page, javaScriptEnabled);
 
-      await page.goto("/en/login");
+      await page.getByRole("link", { name: "Sign in" }).click();
       await signIn(page, email, strongPassword);
       await expectAgencySelection(page, email);
     });
@@ -75,8 +87,8 @@ test("remember me pre-fills the e-mail on the next visit", async ({ page }) => {
   await page.goto("/en/login");
   await page.getByLabel("Remember me").check();
   await signIn(page, email, strongPassword);
-  await expectAgencySelection(page, email);
-  await page.getByRole("link", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(`${demoUrl}/agency-selection`);
+  await page.goto("/en/logout");
   await expect(page.getByLabel("E-Mail")).toHaveValue(email);
   await expect(page.getByLabel("Remember me")).toBeChecked();
 });

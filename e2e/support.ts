@@ -109,3 +109,18 @@ export async function linkAuthenticatorApp(page: Page): Promise<() => string> {
   await expect(card.getByRole("button", { name: "Unlink TOTP Authenticator App" })).toBeVisible();
   return nextCode;
 }
+
+/**
+ * Signs out at the agency product and confirms at the portal: both sessions end. Without
+ * JavaScript the OAuth2 service's last step is a page with a Continue button.
+ */
+export async function signOutOfAgencyProduct(
+  page: Page,
+  javaScriptEnabled: boolean,
+): Promise<void> {
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.getByRole("button", { name: "Yes, sign out" }).click();
+  if (!javaScriptEnabled) await page.getByRole("button", { name: "Continue" }).click();
+  await expect(page.getByText("You have signed out.")).toBeVisible();
+  await expect(page.getByText("You are not signed in.")).toBeVisible();
+}

@@ -1,0 +1,184 @@
+import { createHash, randomBytes } from "node:crypto";
+import { expect, test, type Page } from "@playwright/test";
+import { mainStack } from "./stacks.ts";
+import {
+  createPerson,
+  linkAuthenticatorApp,
+  signInWithPassword,
+  signOutOfAgencyProduct,
+  strongPassword,
+  uniqueEmail,
+} from "./support.ts";
+
+const { demoUrl, oauth2AdminUrl, oauth2PublicUrl, portalUrl } = mainStack;
+const agencySelection = `${demoUrl}/agency-selection`;
+
+/** Starts the agency product's sign-in, which sends the browser to the portal with a challenge. */
+async function startAtAgencyProduct(page: Page): Promise<void> {
+  await page.goto(demoUrl);
+  await page.getByRole("link", { name: "Sign in" }).click();
+}
+
+async function enterPassword(page: Page, email: string): Promise<void> {
+  await expect(page).toHaveURL(/\/en\/login\?/);
+  await page.getByLabel("E-Mail").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(strongPassword);
+  await page.getByRole("button", { name: "Sign in with password" }).click();
+}
+
+async function expectSignedInAtAgencyProduct(page: Page, email: string): Promise<void> {
+  await expect(page).toHaveURL(agencySelection);
+  await expect(page.getByTestId("signed-in-email")).toHaveText(email);
+}
+
+async function whoamiStatus(page: Page): Promise<number> {
+  const response = await page.request.get(`${portalUrl}/api/kratos/sessions/whoami`);
+  return response.status();
+}
+
+for (const javaScriptEnabled of [true, false]) {
+  test.describe(`with JavaScript ${javaScriptEnabled ? "on" : "off"}`, () => {
+    test.use({ javaScriptEnabled });
+
+    test("the agency product signs in through the portal, then skips the portal while remembered", async ({
+      page,
+      context,
+    }) => {
+      const email = uniqueEmail(javaScriptEnabled ? "sso-js" : "sso-nojs");
+      await createPerson(email, { verified: true });
+
+      await startAtAgencyProduct(page);
+      await expect(page.getByText("Sign in to continue to Agency product.")).toBeVisible();
+      await enterPassword(page, email);
+      // First-party client: no consent screen.
+      await expectSignedInAtAgencyProduct(page, email);
+
+      // The agency product forgets its own session; the portal's remembered login skips the form.
+      await context.clearCookies({ domain: "localhost", name: "demo_session" });
+      await page.goto(agencySelection);
+      await page.getByRole("link", { name: "Sign in" }).click();
+      await expectSignedInAtAgencyProduct(page, email);
+
+      // Signing out at the agency product ends both sessions.
+      await signOutOfAgencyProduct(page, javaScriptEnabled);
+      expect(await whoamiStatus(page)).toBe(401);
+    });
+  });
+}
+
+test("password and authenticator app at the portal, then back to the agency product", async ({
+  page,
+}) => {
+  const email = uniqueEmail("sso-totp");
+  await createPerson(email, { verified: true });
+  await signInWithPassword(page, email);
+  await expect(page).toHaveURL(agencySelection);
+  const nextCode = await linkAuthenticatorApp(page);
+  await page.goto(`${portalUrl}/en/logout`);
+  await expect(page.getByRole("heading", { level: 1, name: "Sign in" })).toBeVisible();
+
+  await startAtAgencyProduct(page);
+  await enterPassword(page, email);
+  await expect(
+    page.getByRole("heading", { level: 1, name: "Two-factor authentication" }),
+  ).toBeVisible();
+  await page.getByLabel("Authentication code").fill(nextCode());
+  await page.getByRole("button", { name: "Use Authenticator" }).click();
+  await expectSignedInAtAgencyProduct(page, email);
+});
+
+test("choosing a different login in the middle of an OAuth2 sign-in interrupts it", async ({
+  page,
+}) => {
+  const email = uniqueEmail("sso-interrupted");
+  await createPerson(email, { verified: true });
+  await signInWithPassword(page, email);
+  await expect(page).toHaveURL(agencySelection);
+  await linkAuthenticatorApp(page);
+  await page.goto(`${portalUrl}/en/logout`);
+
+  await startAtAgencyProduct(page);
+  await enterPassword(page, email);
+  await expect(
+    page.getByRole("heading", { level: 1, name: "Two-factor authentication" }),
+  ).toBeVisible();
+  await page.getByRole("link", { name: "Use a different account" }).click();
+  await expect(page).toHaveURL(/\/en\/login/);
+  await expect(page.getByRole("alert")).toContainText(
+    "Signing in to the application was interrupted",
+  );
+  expect(await whoamiStatus(page)).toBe(401);
+});
+
+type PartnerClient = { clientId: string; redirectUri: string };
+
+async function registerPartnerClient(): Promise<PartnerClient> {
+  const redirectUri = `${demoUrl}/partner/callback`;
+  const response = await fetch(`${oauth2AdminUrl}/admin/clients`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      client_name: "Partner reporting tool",
+      redirect_uris: [redirectUri],
+      grant_types: ["authorization_code"],
+      response_types: ["code"],
+      scope: "openid email",
+      token_endpoint_auth_method: "none",
+    }),
+  });
+  expect(response.status).toBe(201);
+  const client = (await response.json()) as { client_id: string };
+  return { clientId: client.client_id, redirectUri };
+}
+
+async function startPartnerSignIn(page: Page, client: PartnerClient): Promise<string> {
+  const state = randomBytes(16).toString("base64url");
+  const verifier = randomBytes(32).toString("base64url");
+  const url = new URL(`${oauth2PublicUrl}/oauth2/auth`);
+  url.search = new URLSearchParams({
+    client_id: client.clientId,
+    response_type: "code",
+    scope: "openid email",
+    redirect_uri: client.redirectUri,
+    state,
+    code_challenge: createHash("sha256").update(verifier).digest("base64url"),
+    code_challenge_method: "S256",
+  }).toString();
+  // The partner's callback is not part of this system: answer it here and read its query.
+  await page.route(`${client.redirectUri}**`, (route) =>
+    route.fulfill({ contentType: "text/html", body: "<title>Partner</title><h1>Partner</h1>" }),
+  );
+  await page.goto(url.toString());
+  return state;
+}
+
+test("a third-party client asks for consent; allowing it returns a code", async ({ page }) => {
+  const client = await registerPartnerClient();
+  const email = uniqueEmail("sso-consent");
+  await createPerson(email, { verified: true });
+
+  const state = await startPartnerSignIn(page, client);
+  await expect(page.getByText("Sign in to continue to Partner reporting tool.")).toBeVisible();
+  await enterPassword(page, email);
+
+  await expect(page).toHaveURL(/\/en\/consent\?/);
+  await expect(page.getByText("Partner reporting tool would like to:")).toBeVisible();
+  await expect(
+    page.getByRole("listitem").filter({ hasText: "See your e-mail address" }),
+  ).toBeVisible();
+  await page.getByRole("button", { name: "Allow" }).click();
+
+  await expect(page).toHaveURL(new RegExp(`^${client.redirectUri}\\?code=`));
+  expect(new URL(page.url()).searchParams.get("state")).toBe(state);
+});
+
+test("denying consent returns access_denied to the third-party client", async ({ page }) => {
+  const client = await registerPartnerClient();
+  const email = uniqueEmail("sso-deny");
+  await createPerson(email, { verified: true });
+
+  await startPartnerSignIn(page, client);
+  await enterPassword(page, email);
+  await page.getByRole("button", { name: "Deny" }).click();
+  await expect(page).toHaveURL(new RegExp(`^${client.redirectUri}\\?error=access_denied`));
+});
