@@ -2,6 +2,7 @@
 // stops it, prints a table and writes bench/results.json and bench/RESULTS.md. See bench/README.md.
 import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { format } from "prettier";
 import { hashPassword } from "../../identity-server/src/methods/password/hasher.ts";
 import { budgetBytes } from "../../portal/scripts/measure-js.ts";
 import { measureHashLimit } from "./argon2-limit.ts";
@@ -118,10 +119,12 @@ try {
     table,
   };
   writeResults(fileURLToPath(new URL("../results.json", import.meta.url)), results);
-  writeFileSync(
-    fileURLToPath(new URL("../RESULTS.md", import.meta.url)),
+  // Formatted as `npm run lint` expects it.
+  const markdown = await format(
     `# Benchmark results\n\n${results.date.slice(0, 10)}, ${results.machine.cpuModel} × ${results.machine.cores} cores, ${(results.machine.ramBytes / 2 ** 30).toFixed(0)} GiB RAM, Node ${results.machine.node}; whole run ${results.durationSeconds} s (\`npm run bench\`, see bench/README.md).\n\n${markdownTable(table)}\n`,
+    { parser: "markdown" },
   );
+  writeFileSync(fileURLToPath(new URL("../RESULTS.md", import.meta.url)), markdown);
 } catch (error) {
   sampler.stop();
   await system.stop();

@@ -11,7 +11,8 @@ export interface Row {
 }
 
 export const bytes = (n: number): string => `${Math.round(n).toLocaleString("en-US")} B`;
-export const ms = (n: number): string => `${n < 10 ? n.toFixed(1) : Math.round(n)} ms`;
+export const ms = (n: number): string =>
+  Number.isFinite(n) ? `${n < 10 ? n.toFixed(1) : Math.round(n)} ms` : "—";
 export const perSecond = (n: number): string => `${n < 100 ? n.toFixed(1) : Math.round(n)}/s`;
 export const mb = (n: number): string => `${(n / 1e6).toFixed(1)} MB`;
 
