@@ -1,4 +1,5 @@
 import type { FastifyRequest } from "fastify";
+import { parseJson } from "./json-depth.ts";
 import { badRequest, HerodotError } from "./errors.ts";
 
 /** The JSON type a submitted field is coerced to (decoderx follows the payload schema's types). */
@@ -63,7 +64,7 @@ async function rawValues(request: FastifyRequest): Promise<Map<string, string[]>
   if (type === "application/json") {
     let parsed: unknown;
     try {
-      parsed = JSON.parse(raw.toString("utf8"));
+      parsed = parseJson(raw.toString("utf8"));
     } catch (error) {
       throw new HerodotError(400, {
         reason: "Unable to decode form as JSON.",
@@ -154,7 +155,7 @@ export async function decodeFlowBody(
       case "object": {
         if (last === "" && !field.required) break;
         try {
-          setPath(out, key, JSON.parse(last));
+          setPath(out, key, parseJson(last));
         } catch {
           throw badRequest(
             `Unable to type assert values from HTTP Post Body: invalid JSON in ${key}`,

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from "fastify";
+import { parseJson } from "../../http/json-depth.ts";
 import { badRequest, invalidRequest, type HydraError } from "../hydra-error.ts";
 
 function rawBody(request: FastifyRequest): string {
@@ -14,7 +15,7 @@ export function jsonBody(
   const raw = rawBody(request).trim();
   if (raw === "") return undefined;
   try {
-    return JSON.parse(raw) as unknown;
+    return parseJson(raw);
   } catch (error) {
     throw onError(error instanceof Error ? error.message : "invalid JSON");
   }
