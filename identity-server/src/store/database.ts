@@ -1,25 +1,49 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { DatabaseSync, type SQLInputValue } from "node:sqlite";
+import { DatabaseSync, type SQLInputValue, type StatementSync } from "node:sqlite";
 import { Kysely, SqliteDialect, type SqliteDatabase } from "kysely";
 import type { Database } from "./schema.ts";
 import { migrate } from "./migrations.ts";
 
+// Kysely prepares every query it runs; the statements it sends are a small fixed set (parameters are
+// bound separately), so prepared statements are kept and reused, least recently used dropped first.
+const statementCacheSize = 500;
+
 /** Lets Kysely's SQLite dialect drive Node's built-in `node:sqlite` (it expects better-sqlite3). */
 function nodeSqliteAdapter(db: DatabaseSync): SqliteDatabase {
-  return {
-    close: () => db.close(),
-    prepare(text) {
+  const statements = new Map<string, { statement: StatementSync; reader: boolean }>();
+  const prepared = (text: string) => {
+    let entry = statements.get(text);
+    if (entry) {
+      statements.delete(text);
+    } else {
       const statement = db.prepare(text);
-      const args = (parameters: ReadonlyArray<unknown>) => parameters as SQLInputValue[];
+      entry = { statement, reader: statement.columns().length > 0 };
+      if (statements.size >= statementCacheSize) {
+        const oldest = statements.keys().next();
+        if (!oldest.done) statements.delete(oldest.value);
+      }
+    }
+    statements.set(text, entry);
+    return entry;
+  };
+  const args = (parameters: ReadonlyArray<unknown>) => parameters as SQLInputValue[];
+  return {
+    close: () => {
+      statements.clear();
+      db.close();
+    },
+    prepare(text) {
+      const { statement, reader } = prepared(text);
       return {
-        reader: statement.columns().length > 0,
+        reader,
         all: (parameters) => statement.all(...args(parameters)),
         run: (parameters) => {
           const result = statement.run(...args(parameters));
           return { changes: result.changes, lastInsertRowid: result.lastInsertRowid };
         },
-        iterate: (parameters) => statement.iterate(...args(parameters)),
+        // A streamed query keeps its statement busy until the stream ends: it gets its own.
+        iterate: (parameters) => db.prepare(text).iterate(...args(parameters)),
       };
     },
   };

@@ -322,6 +322,38 @@ export const migrations: Migration<Database>[] = [
         .execute();
     },
   },
+  {
+    version: 6,
+    name: "lookup-indexes",
+    async up(db) {
+      // Every identity read (whoami, login, admin) loads the identity's credentials, identifiers and
+      // addresses by identity_id, and deleting an identity, credential, flow or session cascades by
+      // these foreign keys: without indexes each of them scanned the whole table.
+      const indexes: [name: string, table: keyof Database, columns: string[]][] = [
+        [
+          "identity_credential_identifiers_identity_id",
+          "identity_credential_identifiers",
+          ["identity_id"],
+        ],
+        [
+          "identity_credential_identifiers_credential_id",
+          "identity_credential_identifiers",
+          ["credential_id"],
+        ],
+        [
+          "identity_verifiable_addresses_identity_id",
+          "identity_verifiable_addresses",
+          ["identity_id"],
+        ],
+        ["identity_recovery_addresses_identity_id", "identity_recovery_addresses", ["identity_id"]],
+        ["one_time_codes_identity_id", "one_time_codes", ["identity_id"]],
+        ["session_logout_tokens_session_id", "session_logout_tokens", ["session_id"]],
+      ];
+      for (const [name, table, columns] of indexes) {
+        await db.schema.createIndex(name).ifNotExists().on(table).columns(columns).execute();
+      }
+    },
+  },
 ];
 
 /** Applies every identity-store migration not yet recorded in `schema_migrations`. */
