@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { mainStack } from "./stacks.ts";
 import {
@@ -181,4 +182,47 @@ test("denying consent returns access_denied to the third-party client", async ({
   await enterPassword(page, email);
   await page.getByRole("button", { name: "Deny" }).click();
   await expect(page).toHaveURL(new RegExp(`^${client.redirectUri}\\?error=access_denied`));
+});
+
+test("axe finds no violation on the OAuth2 screens in en and es, light and dark", async ({
+  page,
+  context,
+}) => {
+  // Twelve axe runs over three screens.
+  test.setTimeout(120_000);
+  const variants = ["en", "es"].flatMap((locale) =>
+    ["light", "dark"].map((theme) => ({ locale, theme })),
+  );
+  async function expectNoViolations(pageUrl: URL): Promise<void> {
+    for (const { locale, theme } of variants) {
+      await context.addCookies([{ name: "theme", value: theme, url: portalUrl }]);
+      const localized = new URL(pageUrl);
+      localized.pathname = localized.pathname.replace(/^\/(en|es)\//, `/${locale}/`);
+      await page.goto(localized.toString());
+      await expect(page.locator("html")).toHaveAttribute("lang", locale);
+      const results = await new AxeBuilder({ page }).analyze();
+      expect(results.violations, `${localized.pathname} ${theme}`).toEqual([]);
+    }
+    await context.addCookies([{ name: "theme", value: "light", url: portalUrl }]);
+    await page.goto(pageUrl.toString());
+  }
+
+  const client = await registerPartnerClient();
+  const email = uniqueEmail("sso-axe");
+  await createPerson(email, { verified: true });
+  await startPartnerSignIn(page, client);
+  await expect(page.getByText("Sign in to continue to Partner reporting tool.")).toBeVisible();
+  await expectNoViolations(new URL(page.url()));
+
+  await enterPassword(page, email);
+  await expect(page).toHaveURL(/\/en\/consent\?/);
+  await expectNoViolations(new URL(page.url()));
+
+  // The sign-out question, asked when the agency product signs out.
+  await page.getByRole("button", { name: "Deny" }).click();
+  await startAtAgencyProduct(page);
+  await expectSignedInAtAgencyProduct(page, email);
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/en\/logout\?logout_challenge=/);
+  await expectNoViolations(new URL(page.url()));
 });
