@@ -1,4 +1,5 @@
 import type { OAuth2ClientsTable, OAuth2Db } from "../store/oauth2-tables.ts";
+import { forgetVerifiedSecrets } from "../crypto/verified-secrets.ts";
 import type { HydraClient } from "./client-document.ts";
 
 /** A client as stored: Hydra's document plus the hashes of its current and rotated secrets. */
@@ -50,16 +51,21 @@ export async function insertClient(db: OAuth2Db, stored: StoredClient): Promise<
     .values(toRow(stored))
     .onConflict((oc) => oc.column("id").doNothing())
     .executeTakeFirst();
+  forgetVerifiedSecrets(stored.client.client_id);
   return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
 }
 
 export async function updateClient(db: OAuth2Db, stored: StoredClient): Promise<void> {
   const row = toRow(stored);
   await db.updateTable("oauth2_clients").set(row).where("id", "=", row.id).execute();
+  // Remembered verifications are keyed by the hash they matched too, so one that finishes after
+  // this could never vouch for a changed secret.
+  forgetVerifiedSecrets(row.id);
 }
 
 export async function deleteClient(db: OAuth2Db, id: string): Promise<boolean> {
   const result = await db.deleteFrom("oauth2_clients").where("id", "=", id).executeTakeFirst();
+  forgetVerifiedSecrets(id);
   return Number(result.numDeletedRows) > 0;
 }
 
