@@ -36,7 +36,11 @@ describe("fuzzed bad requests on every listener", () => {
     async () => {
       const report = await runFuzz(fuzz, { requests, seed });
       expect(report.requests).toBeGreaterThanOrEqual(requests);
-      if (process.env.HARDENING_FUZZ_VERBOSE) console.log(JSON.stringify(report.statuses));
+      if (process.env.HARDENING_FUZZ_VERBOSE) {
+        const routes: Record<string, number> = {};
+        for (const route of fuzz.routes) routes[route.listener] = (routes[route.listener] ?? 0) + 1;
+        console.log(JSON.stringify({ routes, statuses: report.statuses }));
+      }
       // Every listener still answers (the mailbox has no health check; its JSON list serves).
       for (const [listener, port] of Object.entries(fuzz.ports)) {
         const target = listener === "mailbox" ? "/messages.json" : "/health/alive";
