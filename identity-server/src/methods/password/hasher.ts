@@ -1,5 +1,29 @@
+import { availableParallelism } from "node:os";
 import * as argon2 from "@node-rs/argon2";
 import * as bcrypt from "@node-rs/bcrypt";
+
+// Each argon2id hash holds 19 MiB and a core for tens of milliseconds on a libuv pool thread.
+// More hashes at once than there are cores finish no sooner, but hold more memory (the freed
+// blocks stay in each pool thread's malloc arena) and keep the pool's threads from file system and
+// crypto work; so at most one hash per core runs, the others wait their turn in order.
+const maxConcurrentHashes = Math.max(1, availableParallelism());
+let runningHashes = 0;
+const waitingHashes: (() => void)[] = [];
+
+async function limited<T>(work: () => Promise<T>): Promise<T> {
+  if (runningHashes >= maxConcurrentHashes) {
+    await new Promise<void>((resolve) => waitingHashes.push(resolve));
+  } else {
+    runningHashes++;
+  }
+  try {
+    return await work();
+  } finally {
+    const next = waitingHashes.shift();
+    if (next) next();
+    else runningHashes--;
+  }
+}
 
 // A fixed hash to verify against when the identifier is unknown, so a login attempt for a missing
 // account costs the same argon2 time as one with a wrong password and timing reveals nothing.
@@ -7,7 +31,7 @@ let dummyHash: Promise<string> | undefined;
 
 /** argon2id with the library defaults (m=19456 KiB, t=2, p=1); `algorithm` is omitted on purpose. */
 export function hashPassword(password: string): Promise<string> {
-  return argon2.hash(password);
+  return limited(() => argon2.hash(password));
 }
 
 // The PHC prefixes Kratos' hash comparator recognises for the two families we verify.
@@ -68,8 +92,8 @@ export function importedHashProblem(hashed: string): ImportedHashProblem | undef
 /** Verifies in constant time (inside the hash); a malformed or unknown stored hash never matches. */
 export async function verifyPassword(password: string, hashed: string): Promise<boolean> {
   try {
-    if (isArgon2Hash(hashed)) return await argon2.verify(hashed, password);
-    if (isBcryptHash(hashed)) return await bcrypt.verify(password, hashed);
+    if (isArgon2Hash(hashed)) return await limited(() => argon2.verify(hashed, password));
+    if (isBcryptHash(hashed)) return await limited(() => bcrypt.verify(password, hashed));
     return false;
   } catch {
     return false;
