@@ -49,6 +49,8 @@ const demoSeedClient = {
 type Service = {
   name: string;
   script: string;
+  /** Node options before the script. */
+  nodeArgs?: string[];
   cwd: string;
   port: string;
   env: Record<string, string>;
@@ -93,6 +95,8 @@ if (embedded) {
   services.unshift({
     name: "identity-server",
     script: "src/main.ts",
+    // identity-server/package.json's start script has the same flags and says why.
+    nodeArgs: ["--max-semi-space-size=8"],
     cwd: `${root}identity-server`,
     port: identityPublicPort,
     env: {
@@ -150,7 +154,7 @@ const ready: Promise<void>[] = [];
 for (const service of services) {
   // Variables set by the caller win over the wiring above.
   const childEnv = { ...service.env, ...env };
-  const child = spawn(process.execPath, [service.script], {
+  const child = spawn(process.execPath, [...(service.nodeArgs ?? []), service.script], {
     cwd: service.cwd,
     env: childEnv,
     stdio: ["ignore", "inherit", "inherit"],
