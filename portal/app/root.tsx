@@ -2,7 +2,6 @@ import { Suspense, lazy, useMemo, useState } from "react";
 import type { ReactNode } from "react";
 import {
   Links,
-  Meta,
   Outlet,
   Scripts,
   ScrollRestoration,
@@ -89,7 +88,8 @@ export function Layout(props: { children: ReactNode }) {
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <Meta />
+        {/* No <Meta />: no route exports `meta` (pages render their own <title>), and React
+            Router's component would cost every page ~0.5 kB gzip (DESIGN §6 budget). */}
         <Links />
       </head>
       <body className="antialiased">

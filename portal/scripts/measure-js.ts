@@ -4,6 +4,12 @@
  *
  *   npx node portal/scripts/measure-js.ts http://localhost:3000/en/login   # from a running portal
  *   npx node portal/scripts/measure-js.ts                                 # from the build manifest
+ *   npx node portal/scripts/measure-js.ts http://localhost:3000/en/login --browser
+ *
+ * `--browser` also counts what the page loads after hydration (the session lifecycle, lazy
+ * chunks): every .js response Chromium (/usr/bin/chromium, through the e2e's Playwright) receives
+ * until the page has hydrated and the network is idle, like `npm run bench`. DESIGN §6's budget
+ * ("all JavaScript it loads") applies to that figure.
  *
  * `npm run bench` imports the helpers below for every screen (and for CSS too).
  */
@@ -19,8 +25,16 @@ export const budgetBytes = 120_000;
 const loginRouteIds = ["root", "routes/locale-layout", "routes/login/route"];
 
 if (import.meta.main) {
-  const target = process.argv[2];
-  const files = target ? await filesFromPage(target) : filesFromManifest();
+  const target = process.argv.slice(2).find((argument) => !argument.startsWith("--"));
+  const browser = process.argv.includes("--browser");
+  if (browser && !target) throw new Error("--browser needs the page's URL");
+  const files =
+    browser && target
+      ? await filesFetchedByBrowser(target)
+      : target
+        ? await filesFromPage(target)
+        : filesFromManifest();
+  if (browser) console.log("fetched by Chromium, including after hydration:");
 
   let total = 0;
   for (const file of [...files].sort()) {
@@ -77,6 +91,33 @@ export async function fetchPage(
     return { url: location, html: await response.text() };
   }
   throw new Error(`${url} redirected too often`);
+}
+
+/**
+ * Every JavaScript file Chromium loads for a page until it has hydrated and the network is
+ * idle, including chunks loaded after hydration (URL paths, e.g. /assets/x.js).
+ */
+export async function filesFetchedByBrowser(url: string): Promise<Set<string>> {
+  // Playwright is the e2e workspace's dependency, not the portal's: loaded only here.
+  const { chromium } = await import("@playwright/test");
+  const browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-background-networking", "--disable-component-update"],
+  });
+  try {
+    const page = await browser.newPage();
+    const files = new Set<string>();
+    page.on("response", (response) => {
+      const { pathname } = new URL(response.url());
+      if (pathname.endsWith(".js") && response.ok()) files.add(pathname);
+    });
+    await page.goto(url, { waitUntil: "networkidle" });
+    await page.waitForFunction("'__reactRouterDataRouter' in window");
+    await page.waitForLoadState("networkidle");
+    return files;
+  } finally {
+    await browser.close();
+  }
 }
 
 /** Module preloads, module scripts and static imports of inline module scripts. */

@@ -1,6 +1,7 @@
 import { Suspense, lazy, useEffect, useState, useSyncExternalStore } from "react";
 import type { ComponentType } from "react";
 import { useLocation } from "react-router";
+import FingerprintAgent from "./fingerprint-agent.tsx";
 import type { IdleTimeoutProps } from "./idle-timeout.tsx";
 import type { SessionSettings } from "./session-settings.ts";
 
@@ -8,13 +9,12 @@ import type { SessionSettings } from "./session-settings.ts";
 export const whoamiUrl = "/api/kratos/sessions/whoami";
 
 /**
- * Both parts load on demand, apart from the page's own scripts: the fingerprint once the page
- * runs scripts, the idle timer (react-idle-timer and the overlays) only once a session exists,
- * so a signed-out visitor never downloads it. A failed download leaves the page as it is.
+ * This module loads after hydration, apart from the page's own scripts, and the fingerprint
+ * agent comes with it: every page computes the fingerprint once it runs scripts, so a chunk of
+ * its own would only add a request and gzip overhead (DESIGN §6 budget). The idle timer
+ * (react-idle-timer and the overlays) loads only once a session exists, so a signed-out
+ * visitor never downloads it; a failed download leaves the page as it is.
  */
-const FingerprintAgent = lazy<ComponentType<{ revalidateMs: number }>>(() =>
-  import("./fingerprint-agent.tsx").catch(loadFailed),
-);
 const IdleTimeout = lazy<ComponentType<IdleTimeoutProps>>(() =>
   import("./idle-timeout.tsx").catch(loadFailed),
 );
@@ -64,9 +64,7 @@ export function SessionLifecycle(props: { settings: SessionSettings }) {
   if (!hydrated) return null;
   return (
     <>
-      <Suspense fallback={null}>
-        <FingerprintAgent revalidateMs={settings.fingerprintRevalidateMs} />
-      </Suspense>
+      <FingerprintAgent revalidateMs={settings.fingerprintRevalidateMs} />
       {(signedIn || ended) && (
         <Suspense fallback={null}>
           <IdleTimeout settings={settings} onEnded={() => setEnded(true)} />

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "react";
+import { lazy, useEffect, useRef, useState } from "react";
 import { Link } from "react-router";
 import type { ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/route";
@@ -13,9 +13,19 @@ import { Divider } from "../../ui/divider.tsx";
 import { Notice } from "../../ui/notice.tsx";
 import { noticeDuration } from "../notice-query.ts";
 import { CreateAccount } from "./create-account.tsx";
+import { enhanceLogin } from "./login-enhancements.ts";
 import { loadLogin, submitLogin } from "./login.server.ts";
-import { fromParam, methodParam } from "./second-factor-methods.ts";
-import { SecondFactor } from "./second-factor.tsx";
+import { fromParam, methodParam } from "./second-factor-params.ts";
+
+/**
+ * The second step (chooser and methods) is its own chunk: a plain sign-in never loads it
+ * (DESIGN §6 budget). No <Suspense> around it, on purpose: the server's shell then waits for
+ * it, so the HTML holds the whole form without JavaScript; the browser keeps that HTML while
+ * hydration waits for the chunk, and navigations (transitions) keep the previous screen.
+ */
+const SecondFactor = lazy(() =>
+  import("./second-factor.tsx").then((module) => ({ default: module.SecondFactor })),
+);
 
 export function loader({ request, context, params, url }: Route.LoaderArgs) {
   return loadLogin({ request, context, locale: localeOf(params), url });
@@ -59,17 +69,16 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
   const challenge = !!flow.oauth2_login_challenge;
   const [interrupted, setInterrupted] = useState(false);
 
-  // Remember-me and the OAuth challenge marker (spec §3, §4) load after hydration: only this
-  // call counts against the sign-in page's JavaScript budget.
+  // Remember-me and the OAuth challenge marker (spec §3, §4) run once hydrated. They are part
+  // of this chunk rather than one of their own: every sign-in page needs them, and a separate
+  // request costs more of DESIGN §6's budget (gzip and module overhead) than it defers.
   useEffect(() => {
-    void import("./login-enhancements.ts").then((page) =>
-      page.enhanceLogin({
-        form: mode === "plain" ? formRef.current : null,
-        challenge,
-        locale,
-        interrupted: setInterrupted,
-      }),
-    );
+    enhanceLogin({
+      form: mode === "plain" ? formRef.current : null,
+      challenge,
+      locale,
+      interrupted: setInterrupted,
+    });
   }, [flow.id, mode, challenge, locale]);
 
   return (

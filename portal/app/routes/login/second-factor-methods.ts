@@ -1,13 +1,13 @@
 import type { UiNode } from "@portal/client";
 import { isInputNode, isSubmitNode } from "../../flows/node-guards.ts";
+import { fromParam, methodParam } from "./second-factor-params.ts";
 
 /** Spec §4: the second-factor methods in the order they are offered. */
 export const secondFactorMethods = ["webauthn", "totp", "code", "lookup_secret"] as const;
 export type SecondFactorMethod = (typeof secondFactorMethods)[number];
 
-/** Query parameters of the chooser: links, so that it works without JavaScript. */
-export const methodParam = "method";
-export const fromParam = "from";
+/** Query parameters of the chooser (links, so that it works without JavaScript). */
+export { fromParam, methodParam };
 /** `?method=choose` shows the chooser; `from` is the method "Back" returns to. */
 export const chooseValue = "choose";
 
