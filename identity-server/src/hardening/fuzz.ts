@@ -45,6 +45,11 @@ const badIds = [
   "1e999",
   "__proto__",
   "constructor",
+  // Response splitting, should a value be echoed into a header (Location, Set-Cookie).
+  "a\r\nSet-Cookie: injected=1",
+  "%0d%0aSet-Cookie:%20injected=1",
+  "http://127.0.0.1:4455/\r\nX-Injected: 1",
+  "\u2028\u2029",
 ];
 
 const fieldNames = [
@@ -231,7 +236,15 @@ const badQueries = [
 function query(ids: readonly string[]): fc.Arbitrary<string> {
   const pair = fc.tuple(
     fc.oneof(fc.constantFrom(...queryNames), fc.string({ maxLength: 12 })),
-    withIds(ids, fc.oneof(fc.constantFrom(...badIds), fc.string({ maxLength: 60 }), fc.uuid())),
+    withIds(
+      ids,
+      fc.oneof(
+        fc.constantFrom(...badIds),
+        fc.string({ maxLength: 60 }),
+        fc.string({ unit: "binary", maxLength: 30 }),
+        fc.uuid(),
+      ),
+    ),
   );
   return fc.oneof(
     { weight: 2, arbitrary: fc.constant("") },
