@@ -9,6 +9,7 @@ import {
   clientErrorStatus,
   refuseConnect,
 } from "../http/client-errors.ts";
+import { originForm } from "../http/request-target.ts";
 import type { Database } from "../store/schema.ts";
 import { createAdminApp } from "./admin/admin-app.ts";
 import type { AdminDeps } from "./admin/admin-deps.ts";
@@ -127,6 +128,8 @@ export async function startOAuth2Service(
 
   let holder: ProviderHolder | undefined;
   const publicServer = createServer((req, res) => {
+    // An absolute-form target (`GET http://host/path`) is routed as its path and query.
+    req.url = originForm(req.url ?? "/");
     const path = (req.url ?? "/").split("?")[0] ?? "/";
     void answerPublicHealth(db, req.method, path, res).then((answered) => {
       if (answered) return;

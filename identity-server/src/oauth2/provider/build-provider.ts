@@ -177,6 +177,7 @@ export function buildProvider(deps: ProviderDeps, scopes: Iterable<string>): Pro
   registerJwtBearerGrant(provider, { db, now, tokenUrl: `${deps.issuer}${routes.token}` });
 
   provider.use(notFoundAsJson);
+  provider.use(resumeWithoutQuery);
   provider.use(tokenErrorCodes(routes.token));
   provider.use(offlineAccessPrompt(authorizationPath));
   provider.use(loginSessionRecorder(db, config.lifespans));
@@ -187,6 +188,20 @@ export function buildProvider(deps: ProviderDeps, scopes: Iterable<string>): Pro
     deps.logger.error({ err: error }, "oauth2 provider error");
   });
   return provider;
+}
+
+/**
+ * oidc-provider's resume endpoint (`/oauth2/auth/<uid>`, the browser's way back after login and
+ * consent) reads no query parameters. With a `client_id` of a real client in the query and an
+ * unknown uid, its error handler reads `ctx.oidc.params` before they exist and answers 500 (found
+ * by the fuzzer), so the query string is dropped there.
+ */
+async function resumeWithoutQuery(
+  ctx: Parameters<Parameters<Provider["use"]>[0]>[0],
+  next: () => Promise<unknown>,
+): Promise<void> {
+  if (ctx.path.startsWith(`${authorizationPath}/`) && ctx.querystring !== "") ctx.querystring = "";
+  await next();
 }
 
 /** Unknown public paths answer like Hydra's other errors, in JSON. */
