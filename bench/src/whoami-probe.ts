@@ -1,0 +1,164 @@
+// A quick look at /sessions/whoami against a bare Fastify route (issue 8), without the whole bench:
+// starts the identity server and bench/src/bare-fastify.ts as children on free ports, creates an
+// identity and an API session, then runs autocannon (50 connections) on both, bare first.
+//
+//   node bench/src/whoami-probe.ts                       # 10 s each, session cookie
+//   PROBE_SECONDS=5 PROBE_AUTH=token node bench/src/whoami-probe.ts
+//   PROBE_CPU_PROF=<dir> node bench/src/whoami-probe.ts  # server under --cpu-prof, top self time
+//
+// PROBE_ROUNDS=n repeats the pair n times (the machine is shared; one pair is noisy).
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { signCookieValue } from "../../identity-server/src/http/cookies.ts";
+import { runLoad } from "./load.ts";
+import { repoRoot, startNode, stopProcess, waitForPort } from "./processes.ts";
+
+const seconds = Number(process.env.PROBE_SECONDS ?? 10);
+const rounds = Number(process.env.PROBE_ROUNDS ?? 1);
+const auth = process.env.PROBE_AUTH === "token" ? "token" : "cookie";
+const profileDir = process.env.PROBE_CPU_PROF;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function json<T>(response: Response, what: string): Promise<T> {
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${what} answered ${response.status}: ${text.slice(0, 300)}`);
+  return JSON.parse(text) as T;
+}
+
+const [publicPort, adminPort, mailboxPort, oauth2Public, oauth2Admin, barePort] = await Promise.all(
+  Array.from({ length: 6 }, freePort),
+);
+const dataDir = mkdtempSync(path.join(tmpdir(), "whoami-probe-"));
+const secret = "probe-secret-probe-secret-probe-secret-0123";
+const password = "probe-Password-2024!";
+
+const nodeArgs = [
+  "--max-semi-space-size=8",
+  ...(profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []),
+];
+// startNode runs `node <script>`; node options go through NODE_OPTIONS (--cpu-prof is allowed there).
+const identity = startNode("identity-server/src/main.ts", {
+  NODE_OPTIONS: nodeArgs.join(" "),
+  IDENTITY_DATA_DIR: dataDir,
+  IDENTITY_LOG_LEVEL: "warn",
+  IDENTITY_SECRET: secret,
+  IDENTITY_PUBLIC_PORT: String(publicPort),
+  IDENTITY_ADMIN_PORT: String(adminPort),
+  IDENTITY_MAILBOX_PORT: String(mailboxPort),
+  IDENTITY_OAUTH2_PUBLIC_PORT: String(oauth2Public),
+  IDENTITY_OAUTH2_ADMIN_PORT: String(oauth2Admin),
+  IDENTITY_OAUTH2_ISSUER: `http://localhost:${oauth2Public}`,
+});
+const bare = startNode("bench/src/bare-fastify.ts", { BARE_PORT: String(barePort) });
+
+try {
+  await waitForPort(publicPort, identity);
+  await waitForPort(adminPort, identity);
+  await waitForPort(barePort, bare);
+  const publicUrl = `http://127.0.0.1:${publicPort}`;
+  const adminUrl = `http://127.0.0.1:${adminPort}`;
+  const email = "probe@bench.example";
+  await json(
+    await fetch(`${adminUrl}/admin/identities`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        schema_id: "default",
+        traits: { email },
+        credentials: { password: { config: { password } } },
+      }),
+    }),
+    "POST /admin/identities",
+  );
+  const flow = await json<{ id: string }>(
+    await fetch(`${publicUrl}/self-service/login/api`),
+    "GET /self-service/login/api",
+  );
+  const { session_token: token } = await json<{ session_token: string }>(
+    await fetch(`${publicUrl}/self-service/login?flow=${flow.id}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ method: "password", identifier: email, password }),
+    }),
+    "POST /self-service/login",
+  );
+  const headers: Record<string, string> =
+    auth === "token"
+      ? { "x-session-token": token }
+      : { cookie: `ory_kratos_session=${signCookieValue(secret, token)}` };
+  const check = await fetch(`${publicUrl}/sessions/whoami`, { headers });
+  if (check.status !== 200) throw new Error(`whoami answered ${check.status}`);
+
+  // Warm-up (JIT, statement cache) before measuring.
+  await runLoad({ url: `${publicUrl}/sessions/whoami`, headers, connections: 50, seconds: 2 });
+  await runLoad({ url: `http://127.0.0.1:${barePort}/`, connections: 50, seconds: 1 });
+  for (let round = 1; round <= rounds; round++) {
+    const b = await runLoad({ url: `http://127.0.0.1:${barePort}/`, connections: 50, seconds });
+    const w = await runLoad({
+      url: `${publicUrl}/sessions/whoami`,
+      headers,
+      connections: 50,
+      seconds,
+    });
+    const fmt = (f: typeof b) =>
+      `${Math.round(f.perSecond)} req/s, p50 ${f.p50} ms, p99 ${f.p99} ms, errors ${f.errors}`;
+    console.log(`round ${round} (${auth}, ${seconds} s, 50 connections)`);
+    console.log(`  bare Fastify: ${fmt(b)}`);
+    console.log(`  whoami:       ${fmt(w)}`);
+    console.log(`  ratio:        ${(w.perSecond / b.perSecond).toFixed(2)}`);
+  }
+} finally {
+  await stopProcess(bare);
+  await stopProcess(identity);
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+if (profileDir) {
+  const file = readdirSync(profileDir)
+    .filter((name) => name.endsWith(".cpuprofile"))
+    .map((name) => path.join(profileDir, name))
+    .sort()
+    .at(-1);
+  if (file) printTopSelfTime(file);
+}
+
+/** Self time per function (callFrame name + url + line), top 40, from a .cpuprofile. */
+function printTopSelfTime(file: string): void {
+  const profile = JSON.parse(readFileSync(file, "utf8")) as {
+    nodes: {
+      id: number;
+      callFrame: { functionName: string; url: string; lineNumber: number };
+    }[];
+    samples: number[];
+    timeDeltas: number[];
+  };
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const self = new Map<string, number>();
+  let total = 0;
+  profile.samples.forEach((id, i) => {
+    const node = byId.get(id);
+    const delta = profile.timeDeltas[i] ?? 0;
+    if (!node) return;
+    const { functionName, url, lineNumber } = node.callFrame;
+    const where = url.replace(/^.*node_modules\//, "").replace(`file://${repoRoot}`, "");
+    const key = `${functionName || "(anonymous)"} ${where}:${lineNumber + 1}`;
+    self.set(key, (self.get(key) ?? 0) + delta);
+    total += delta;
+  });
+  console.log(`\n${file}: top self time (${(total / 1e6).toFixed(1)} s sampled)`);
+  for (const [key, micros] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 40)) {
+    console.log(`  ${((100 * micros) / total).toFixed(1).padStart(5)} %  ${key}`);
+  }
+}
