@@ -1,16 +1,18 @@
 /**
  * The bench's own ports, away from `npm start` (3000/4000/4433-4445) and the e2e stacks
- * (3100-3150, 4100-4150, 4533-4595).
+ * (3100-3150, 4100-4150, 4533-4595). BENCH_PORT_BASE moves them (for example to run the memory
+ * probe next to a bench).
  */
+const base = Number(process.env.BENCH_PORT_BASE ?? 5200);
 export const ports = {
-  portal: 5200,
-  demo: 5201,
-  identityPublic: 5202,
-  identityAdmin: 5203,
-  mailbox: 5204,
-  oauth2Public: 5205,
-  oauth2Admin: 5206,
-  bareFastify: 5207,
+  portal: base,
+  demo: base + 1,
+  identityPublic: base + 2,
+  identityAdmin: base + 3,
+  mailbox: base + 4,
+  oauth2Public: base + 5,
+  oauth2Admin: base + 6,
+  bareFastify: base + 7,
 } as const;
 
 export const urls = {
