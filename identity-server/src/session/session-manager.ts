@@ -43,7 +43,16 @@ export async function fetchSession(
 ): Promise<ActiveSession | undefined> {
   const token = extractSessionToken(ctx, request);
   if (!token) return undefined;
-  const session = await findSessionByTokenHash(ctx.db, hashToken(token));
+  return fetchSessionByToken(ctx, token, hashToken(token));
+}
+
+/** The active session of a token (whose hash the caller has computed already), with its identity. */
+export async function fetchSessionByToken(
+  ctx: ServerContext,
+  token: string,
+  tokenHash: string,
+): Promise<ActiveSession | undefined> {
+  const session = await findSessionByTokenHash(ctx.db, tokenHash);
   if (!session) return undefined;
   const identity = await findIdentity(ctx.db, session.identityId);
   if (!identity || !isSessionActive(session, identity, ctx.now())) return undefined;

@@ -1,22 +1,41 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply } from "fastify";
 import type { ServerContext } from "../context.ts";
 import { unauthorized } from "../http/errors.ts";
 import { sendError } from "../flows/errors.ts";
 import { aal2LoginUrl, aal2Required, satisfiesAal } from "./aal-policy.ts";
-import { fetchSession } from "./session-manager.ts";
-import { sessionJson } from "./session.ts";
+import { extractSessionToken, fetchSessionByToken } from "./session-manager.ts";
+import { hashToken, sessionJson } from "./session.ts";
+import { WhoamiCache } from "./whoami-cache.ts";
+
+function sendSession(reply: FastifyReply, identityId: string, body: string): FastifyReply {
+  reply.header("x-kratos-authenticated-identity-id", identityId);
+  reply.header("content-type", "application/json; charset=utf-8");
+  return reply.send(body);
+}
 
 /**
  * GET /sessions/whoami: the caller's session (cookie, X-Session-Token or Bearer), 401 without
  * one, 403 `session_aal2_required` while the second factor the identity has is still missing;
  * with `tokenize_as=<template>` the session also carries itself as a JWT (`tokenized`).
+ * Answers without `tokenize_as` are kept in an exactly invalidated cache (see whoami-cache.ts).
  */
 export function registerWhoamiRoute(app: FastifyInstance, ctx: ServerContext): void {
+  const cache = new WhoamiCache(ctx.db);
   app.route({
     method: ["GET", "POST", "PUT", "PATCH", "DELETE"],
     url: "/sessions/whoami",
     handler: async (request, reply) => {
-      const active = await fetchSession(ctx, request);
+      const template = (request.query as Record<string, unknown>).tokenize_as;
+      const tokenize = typeof template === "string" && template !== "";
+      const token = extractSessionToken(ctx, request);
+      const tokenHash = token ? hashToken(token) : undefined;
+      if (tokenHash && !tokenize) {
+        const hit = cache.get(tokenHash, ctx.now());
+        if (hit) return sendSession(reply, hit.identityId, hit.body);
+      }
+      const readAt = cache.stamp();
+      const active =
+        token && tokenHash ? await fetchSessionByToken(ctx, token, tokenHash) : undefined;
       if (!active) {
         // Kratos sends this 401 without an error id (see kratos-behaviour §0-15).
         return sendError(reply, unauthorized("No valid session credentials found in the request."));
@@ -31,16 +50,23 @@ export function registerWhoamiRoute(app: FastifyInstance, ctx: ServerContext): v
         ctx.config.publicBaseUrl,
         ctx.now(),
       );
-      const template = (request.query as Record<string, unknown>).tokenize_as;
       if (typeof template === "string" && template !== "") {
         try {
           body.tokenized = await ctx.sessionTokenizer.tokenize(template, active.session, ctx.now());
         } catch (error) {
           return sendError(reply, error);
         }
+        return sendSession(reply, active.identity.id, JSON.stringify(body));
       }
-      reply.header("x-kratos-authenticated-identity-id", active.identity.id);
-      return reply.send(body);
+      const text = JSON.stringify(body);
+      if (tokenHash) {
+        cache.set(tokenHash, readAt, {
+          body: text,
+          identityId: active.identity.id,
+          expiresAtMs: active.session.expiresAt.getTime(),
+        });
+      }
+      return sendSession(reply, active.identity.id, text);
     },
   });
 

@@ -5,20 +5,88 @@ import { Kysely, SqliteDialect, type SqliteDatabase } from "kysely";
 import type { Database } from "./schema.ts";
 import { migrate } from "./migrations.ts";
 
+/**
+ * What this process has written, per table, counted by the store layer on its own connection, and
+ * whether another connection committed since (SQLite's `PRAGMA data_version`). A reader that
+ * remembers the counts it saw knows for certain that nothing it depends on changed while they are
+ * the same (the whoami cache relies on it). Statements whose table cannot be told (DDL, raw SQL,
+ * a `rollback`) count as a write to every table (`anyTable`).
+ */
+export class WriteCounts {
+  static readonly anyTable = "*";
+  readonly #counts = new Map<string, number>();
+  readonly #dataVersion: StatementSync;
+
+  constructor(file: DatabaseSync) {
+    this.#dataVersion = file.prepare("PRAGMA data_version");
+  }
+
+  /** Counts one statement that wrote (or may have written) `table`. */
+  wrote(table: string): void {
+    this.#counts.set(table, (this.#counts.get(table) ?? 0) + 1);
+  }
+
+  /**
+   * Writes so far to every table except `exempt`, including statements of unknown table. Counts
+   * only grow, so an unchanged sum means no such write happened in between.
+   */
+  writesExcept(exempt: ReadonlySet<string>): number {
+    let sum = 0;
+    for (const [table, count] of this.#counts) if (!exempt.has(table)) sum += count;
+    return sum;
+  }
+
+  /** Changes when another connection (another process) commits to the database file. */
+  otherConnectionsVersion(): number {
+    return Number((this.#dataVersion.get() as { data_version: number }).data_version);
+  }
+}
+
+// `insert into "t"`, `replace into "t"`, `update "t"`, `delete from "t"` as Kysely writes them.
+const writeStatement =
+  /^\s*(?:insert(?:\s+or\s+\w+)?\s+into|replace\s+into|update(?:\s+or\s+\w+)?|delete\s+from)\s+"?([A-Za-z_][A-Za-z0-9_]*)"?[\s(]/i;
+// Statements that change nothing by themselves (a rollback does: it undoes writes others may have read).
+const harmlessStatement =
+  /^\s*(?:select|begin|commit|end|savepoint|release|pragma\s+data_version)\b/i;
+
+/** The table a statement writes, `WriteCounts.anyTable` when unknown, undefined for reads. */
+export function tableWrittenBy(text: string): string | undefined {
+  const write = writeStatement.exec(text);
+  if (write) return write[1];
+  if (harmlessStatement.test(text)) return undefined;
+  return WriteCounts.anyTable;
+}
+
+const writeCountsOf = new WeakMap<object, WriteCounts>();
+
+/** The write counts of a database opened by `openDatabase`. */
+export function writeCounts(db: Kysely<Database>): WriteCounts {
+  const counts = writeCountsOf.get(db);
+  if (!counts) throw new Error("writeCounts: not a database opened by openDatabase");
+  return counts;
+}
+
 // Kysely prepares every query it runs; the statements it sends are a small fixed set (parameters are
 // bound separately), so prepared statements are kept and reused, least recently used dropped first.
 const statementCacheSize = 500;
 
 /** Lets Kysely's SQLite dialect drive Node's built-in `node:sqlite` (it expects better-sqlite3). */
-function nodeSqliteAdapter(db: DatabaseSync): SqliteDatabase {
-  const statements = new Map<string, { statement: StatementSync; reader: boolean }>();
+function nodeSqliteAdapter(db: DatabaseSync, counts: WriteCounts): SqliteDatabase {
+  const statements = new Map<
+    string,
+    { statement: StatementSync; reader: boolean; writes: string | undefined }
+  >();
   const prepared = (text: string) => {
     let entry = statements.get(text);
     if (entry) {
       statements.delete(text);
     } else {
       const statement = db.prepare(text);
-      entry = { statement, reader: statement.columns().length > 0 };
+      entry = {
+        statement,
+        reader: statement.columns().length > 0,
+        writes: tableWrittenBy(text),
+      };
       if (statements.size >= statementCacheSize) {
         const oldest = statements.keys().next();
         if (!oldest.done) statements.delete(oldest.value);
@@ -34,16 +102,49 @@ function nodeSqliteAdapter(db: DatabaseSync): SqliteDatabase {
       db.close();
     },
     prepare(text) {
-      const { statement, reader } = prepared(text);
+      const { statement, reader, writes } = prepared(text);
+      if (writes === undefined) {
+        return {
+          reader,
+          all: (parameters) => statement.all(...args(parameters)),
+          run: (parameters) => {
+            const result = statement.run(...args(parameters));
+            return { changes: result.changes, lastInsertRowid: result.lastInsertRowid };
+          },
+          // A streamed query keeps its statement busy until the stream ends: it gets its own.
+          iterate: (parameters) => db.prepare(text).iterate(...args(parameters)),
+        };
+      }
+      // Counted whether or not the statement succeeds (a failed one may have changed rows).
       return {
         reader,
-        all: (parameters) => statement.all(...args(parameters)),
-        run: (parameters) => {
-          const result = statement.run(...args(parameters));
-          return { changes: result.changes, lastInsertRowid: result.lastInsertRowid };
+        all: (parameters) => {
+          try {
+            return statement.all(...args(parameters));
+          } finally {
+            counts.wrote(writes);
+          }
         },
-        // A streamed query keeps its statement busy until the stream ends: it gets its own.
-        iterate: (parameters) => db.prepare(text).iterate(...args(parameters)),
+        run: (parameters) => {
+          try {
+            const result = statement.run(...args(parameters));
+            return { changes: result.changes, lastInsertRowid: result.lastInsertRowid };
+          } finally {
+            counts.wrote(writes);
+          }
+        },
+        // Counted when the stream starts and again when it ends (a RETURNING write may be lazy).
+        iterate: (parameters) => {
+          counts.wrote(writes);
+          const rows = db.prepare(text).iterate(...args(parameters));
+          return (function* () {
+            try {
+              yield* rows;
+            } finally {
+              counts.wrote(writes);
+            }
+          })();
+        },
       };
     },
   };
@@ -60,9 +161,11 @@ export async function openDatabase(dataDir: string): Promise<Kysely<Database>> {
   file.exec("PRAGMA synchronous = FULL");
   file.exec("PRAGMA foreign_keys = ON");
   file.exec("PRAGMA busy_timeout = 5000");
+  const counts = new WriteCounts(file);
   const db = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: nodeSqliteAdapter(file) }),
+    dialect: new SqliteDialect({ database: nodeSqliteAdapter(file, counts) }),
   });
+  writeCountsOf.set(db, counts);
   await migrate(db);
   return db;
 }
