@@ -6,6 +6,7 @@
 //   PROBE_SECONDS=5 PROBE_AUTH=token node bench/src/whoami-probe.ts
 //   PROBE_CPU_PROF=<dir> node bench/src/whoami-probe.ts  # server under --cpu-prof, top self time
 //
+// PROBE_ALSO=<path> also loads that path of the identity server (e.g. /health/alive) each round.
 // PROBE_ROUNDS=n repeats the pair n times (the machine is shared; one pair is noisy).
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
@@ -19,6 +20,21 @@ const seconds = Number(process.env.PROBE_SECONDS ?? 10);
 const rounds = Number(process.env.PROBE_ROUNDS ?? 1);
 const auth = process.env.PROBE_AUTH === "token" ? "token" : "cookie";
 const profileDir = process.env.PROBE_CPU_PROF;
+
+/** CPU time (user + system, ms) the process has used so far (Linux /proc; 10 ms ticks). */
+function cpuMs(pid: number | undefined): number {
+  if (pid === undefined) return 0;
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** A load run with the server's CPU time per answered request (µs), less sensitive to neighbours. */
+async function measured(pid: number | undefined, options: Parameters<typeof runLoad>[0]) {
+  const before = cpuMs(pid);
+  const figures = await runLoad(options);
+  const cpuPerRequest = ((cpuMs(pid) - before) * 1000) / Math.max(1, figures.total);
+  return { ...figures, cpuPerRequest };
+}
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -37,9 +53,16 @@ async function json<T>(response: Response, what: string): Promise<T> {
   return JSON.parse(text) as T;
 }
 
-const [publicPort, adminPort, mailboxPort, oauth2Public, oauth2Admin, barePort] = await Promise.all(
-  Array.from({ length: 6 }, freePort),
-);
+const ports: number[] = [];
+for (let i = 0; i < 6; i++) ports.push(await freePort());
+const [
+  publicPort = 0,
+  adminPort = 0,
+  mailboxPort = 0,
+  oauth2Public = 0,
+  oauth2Admin = 0,
+  barePort = 0,
+] = ports;
 const dataDir = mkdtempSync(path.join(tmpdir(), "whoami-probe-"));
 const secret = "probe-secret-probe-secret-probe-secret-0123";
 const password = "probe-Password-2024!";
@@ -105,19 +128,33 @@ try {
   await runLoad({ url: `${publicUrl}/sessions/whoami`, headers, connections: 50, seconds: 2 });
   await runLoad({ url: `http://127.0.0.1:${barePort}/`, connections: 50, seconds: 1 });
   for (let round = 1; round <= rounds; round++) {
-    const b = await runLoad({ url: `http://127.0.0.1:${barePort}/`, connections: 50, seconds });
-    const w = await runLoad({
+    const b = await measured(bare.pid, {
+      url: `http://127.0.0.1:${barePort}/`,
+      connections: 50,
+      seconds,
+    });
+    const w = await measured(identity.pid, {
       url: `${publicUrl}/sessions/whoami`,
       headers,
       connections: 50,
       seconds,
     });
     const fmt = (f: typeof b) =>
-      `${Math.round(f.perSecond)} req/s, p50 ${f.p50} ms, p99 ${f.p99} ms, errors ${f.errors}`;
+      `${Math.round(f.perSecond)} req/s, p50 ${f.p50} ms, p99 ${f.p99} ms, errors ${f.errors}, server CPU ${Math.round(f.cpuPerRequest)} µs/request`;
     console.log(`round ${round} (${auth}, ${seconds} s, 50 connections)`);
     console.log(`  bare Fastify: ${fmt(b)}`);
     console.log(`  whoami:       ${fmt(w)}`);
     console.log(`  ratio:        ${(w.perSecond / b.perSecond).toFixed(2)}`);
+    // PROBE_ALSO=/health/alive: the same server's cheapest route under the same load, for scale.
+    const also = process.env.PROBE_ALSO;
+    if (also) {
+      const a = await measured(identity.pid, {
+        url: `${publicUrl}${also}`,
+        connections: 50,
+        seconds,
+      });
+      console.log(`  ${also}: ${fmt(a)}`);
+    }
   }
 } finally {
   await stopProcess(bare);
