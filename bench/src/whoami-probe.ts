@@ -8,11 +8,11 @@
 //
 // PROBE_ALSO=<path> also loads that path of the identity server (e.g. /health/alive) each round.
 // PROBE_ROUNDS=n repeats the pair n times (the machine is shared; one pair is noisy).
+import { createHmac } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { signCookieValue } from "../../identity-server/src/http/cookies.ts";
 import { runLoad } from "./load.ts";
 import { repoRoot, startNode, stopProcess, waitForPort } from "./processes.ts";
 
@@ -35,6 +35,10 @@ async function measured(pid: number | undefined, options: Parameters<typeof runL
   const cpuPerRequest = ((cpuMs(pid) - before) * 1000) / Math.max(1, figures.total);
   return { ...figures, cpuPerRequest };
 }
+
+/** The session cookie's value as the server signs it (identity-server/src/http/cookies.ts). */
+const signCookieValue = (key: string, value: string): string =>
+  `${value}.${createHmac("sha256", key).update(value).digest("base64url")}`;
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
