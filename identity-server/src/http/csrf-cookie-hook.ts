@@ -16,9 +16,10 @@ const ignored = [
  * browsers that arrive without one get a fresh secret.
  */
 export function registerCsrfCookieHook(app: FastifyInstance, settings: CookieSettings): void {
-  app.addHook("onRequest", async (request, reply) => {
+  // Callback style: an async hook costs a promise per request.
+  app.addHook("onRequest", (request, reply, done) => {
     const path = request.url.split("?")[0] ?? "";
-    if (ignored.some((pattern) => pattern.test(path))) return;
-    csrfSecret(request, reply, settings);
+    if (!ignored.some((pattern) => pattern.test(path))) csrfSecret(request, reply, settings);
+    done();
   });
 }

@@ -63,8 +63,10 @@ export async function createFastify(logger: FastifyBaseLogger): Promise<FastifyI
   app.removeAllContentTypeParsers();
   app.addContentTypeParser("*", { parseAs: "buffer" }, (_request, body, done) => done(null, body));
 
-  app.addHook("onRequest", async (request, reply) => {
+  // Callback style: an async hook costs a promise per request.
+  app.addHook("onRequest", (request, reply, done) => {
     reply.header("x-correlation-id", request.id);
+    done();
   });
 
   const routes = recordRoutes(app);

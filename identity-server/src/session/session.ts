@@ -1,4 +1,4 @@
-import { createHash, randomInt } from "node:crypto";
+import { hash, randomInt } from "node:crypto";
 import { identityJson, type Identity } from "../identity/identity.ts";
 
 export interface AuthenticationMethod {
@@ -41,7 +41,7 @@ export function randomToken(prefix: string): string {
 
 /** Tokens are stored only as their SHA-256, so a database leak does not leak live sessions. */
 export function hashToken(token: string): string {
-  return createHash("sha256").update(token).digest("hex");
+  return hash("sha256", token, "hex");
 }
 
 /** aal2 needs an aal1 and an aal2 factor; no factor at all is aal0 (Kratos' rule). */
