@@ -8,6 +8,7 @@ export default tseslint.config(
   {
     ignores: [
       "**/build/",
+      "**/dist/",
       "**/.react-router/",
       "**/node_modules/",
       "**/data/",
