@@ -3,7 +3,9 @@
 // mixed traffic for PROBE_SECONDS (default 60) and prints, per server: RSS when idle, peak RSS
 // during the load, VmHWM, and /proc/<pid>/smaps_rollup (anonymous vs file-backed) plus
 // process.memoryUsage() (heap, external, array buffers) at the peak, logged from inside each
-// server by memory-hook.mjs. BENCH_PORT_BASE moves the ports.
+// server by memory-hook.mjs. PROBE_PORTAL=1 first runs the bench's portal phase (server renders
+// of every screen, Chromium, Lighthouse) and prints the servers' peak RSS during it. BENCH_PORT_BASE
+// moves the ports.
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -18,8 +20,11 @@ import {
   emailOf,
   seedIdentities,
 } from "./identity-api.ts";
+import { runLighthouse } from "./lighthouse.ts";
 import { RssSampler, statusBytes } from "./memory.ts";
 import { mixedTraffic } from "./mixed-traffic.ts";
+import { urls } from "./ports.ts";
+import { portalFigures } from "./portal-figures.ts";
 import { startSystem } from "./system.ts";
 
 const identities = Number(process.env.PROBE_IDENTITIES ?? 1000);
@@ -87,6 +92,26 @@ try {
   const importedHash = await hashPassword(benchPassword);
   await seedIdentities(0, identities, importedHash);
   const browserCookies = await browserLogin(emailOf(0));
+  if (process.env.PROBE_PORTAL === "1") {
+    sampler.reset();
+    await portalFigures(
+      [
+        { path: "/en/login" },
+        { path: "/en/registration" },
+        { path: "/en/recovery" },
+        { path: "/en/verification" },
+        { path: "/en/settings", cookies: browserCookies },
+      ],
+      40,
+    );
+    await runLighthouse(`${urls.portal}/en/login`);
+    const peaks = sampler.peak();
+    console.log(
+      `portal phase peaks: ${Object.entries(peaks)
+        .map(([name, bytes]) => `${name} ${mb(bytes)}`)
+        .join(", ")}`,
+    );
+  }
   const client = await createClient();
   const accessToken = await clientCredentialsToken(client);
   let counter = 0;

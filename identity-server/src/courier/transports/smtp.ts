@@ -1,13 +1,18 @@
-import { createTransport } from "nodemailer";
+import type { Transporter } from "nodemailer";
 import type { Transport } from "./transport.ts";
 
-/** E-mail over SMTP (smtp:// with STARTTLS when offered, smtps:// for implicit TLS). */
+/**
+ * E-mail over SMTP (smtp:// with STARTTLS when offered, smtps:// for implicit TLS). nodemailer
+ * (about 5 MB of heap) is loaded with the first message, not at start-up.
+ */
 export function smtpTransport(smtpUrl: string, from: string): Transport & { close(): void } {
-  const mailer = createTransport(smtpUrl);
+  let mailer: Promise<Transporter> | undefined;
   return {
     name: "smtp",
     async send(message) {
-      await mailer.sendMail({
+      mailer ??= import("nodemailer").then(({ createTransport }) => createTransport(smtpUrl));
+      const transporter = await mailer;
+      await transporter.sendMail({
         from,
         to: message.recipient,
         subject: message.subject,
@@ -15,7 +20,7 @@ export function smtpTransport(smtpUrl: string, from: string): Transport & { clos
       });
     },
     close() {
-      mailer.close();
+      void mailer?.then((m) => m.close());
     },
   };
 }

@@ -1,5 +1,4 @@
 import { Secret, TOTP, URI } from "otpauth";
-import QRCode from "qrcode";
 
 // Kratos' key parameters (strategy/totp/generator.go): SHA1, six digits, 30-second steps and a
 // 160-bit secret, the length RFC 4226 recommends.
@@ -67,7 +66,11 @@ export function totpCodeAt(url: string, at: Date): string {
   return totp.generate({ timestamp: at.getTime() });
 }
 
-/** The key as a 256×256 PNG QR code in a data URL, as Kratos renders `totp_qr`. */
+/**
+ * The key as a 256×256 PNG QR code in a data URL, as Kratos renders `totp_qr`. qrcode is loaded on
+ * the first use (TOTP set-up), not at start-up.
+ */
 export async function totpQrDataUrl(url: string): Promise<string> {
+  const { default: QRCode } = await import("qrcode");
   return QRCode.toDataURL(url, { type: "image/png", width: 256, margin: 1 });
 }
