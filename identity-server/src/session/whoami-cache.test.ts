@@ -6,7 +6,13 @@ import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { databaseFileName, openDatabase, tableWrittenBy, WriteCounts } from "../store/database.ts";
+import {
+  databaseFileName,
+  openDatabase,
+  tableWrittenBy,
+  writeCounts,
+  WriteCounts,
+} from "../store/database.ts";
 import { call, type TestResponse } from "../test-support/http-client.ts";
 import { registerNative } from "../test-support/flow-helpers.ts";
 import { linkTotp, passwordSignIn } from "../test-support/second-factor-helpers.ts";
@@ -221,6 +227,8 @@ describe("store write counts", () => {
 
       await sql`delete from sessions where id = 'none'`.execute(db);
       expect(cache.get("hash", now)).toBeUndefined();
+      expect(writeCounts(db).writesTo("sessions")).toBe(1);
+      expect(writeCounts(db).writesTo("selfservice_flows")).toBe(1);
 
       cache.set("hash", cache.stamp(), entry);
       await db

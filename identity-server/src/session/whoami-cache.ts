@@ -49,19 +49,21 @@ export interface CachedWhoami {
  */
 export class WhoamiCache {
   readonly #counts: WriteCounts;
+  readonly #relatedWrites: () => number;
   readonly #entries = new Map<string, CachedWhoami>();
   readonly #maxEntries: number;
   #stamp: StoreStamp = { writes: -1, others: -1 };
 
   constructor(db: Kysely<Database>, maxEntries = 4096) {
     this.#counts = writeCounts(db);
+    this.#relatedWrites = this.#counts.watch(unrelatedTables);
     this.#maxEntries = maxEntries;
   }
 
   /** Take it before reading the session and identity; pass it to `set`. */
   stamp(): StoreStamp {
     return {
-      writes: this.#counts.writesExcept(unrelatedTables),
+      writes: this.#relatedWrites(),
       others: this.#counts.otherConnectionsVersion(),
     };
   }

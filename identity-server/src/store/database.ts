@@ -15,30 +15,38 @@ import { migrate } from "./migrations.ts";
 export class WriteCounts {
   static readonly anyTable = "*";
   readonly #counts = new Map<string, number>();
+  readonly #watchers: { exempt: ReadonlySet<string>; writes: number }[] = [];
   readonly #dataVersion: StatementSync;
 
   constructor(file: DatabaseSync) {
     this.#dataVersion = file.prepare("PRAGMA data_version");
+    this.#dataVersion.setReturnArrays(true);
   }
 
   /** Counts one statement that wrote (or may have written) `table`. */
   wrote(table: string): void {
     this.#counts.set(table, (this.#counts.get(table) ?? 0) + 1);
+    for (const watcher of this.#watchers) if (!watcher.exempt.has(table)) watcher.writes++;
+  }
+
+  /** Writes so far to `table` (statements of unknown table are counted under `anyTable`). */
+  writesTo(table: string): number {
+    return this.#counts.get(table) ?? 0;
   }
 
   /**
-   * Writes so far to every table except `exempt`, including statements of unknown table. Counts
-   * only grow, so an unchanged sum means no such write happened in between.
+   * A counter of the writes from now on to every table except `exempt`, including statements of
+   * unknown table. It only grows, so an unchanged value means no such write happened in between.
    */
-  writesExcept(exempt: ReadonlySet<string>): number {
-    let sum = 0;
-    for (const [table, count] of this.#counts) if (!exempt.has(table)) sum += count;
-    return sum;
+  watch(exempt: ReadonlySet<string>): () => number {
+    const watcher = { exempt, writes: 0 };
+    this.#watchers.push(watcher);
+    return () => watcher.writes;
   }
 
   /** Changes when another connection (another process) commits to the database file. */
   otherConnectionsVersion(): number {
-    return Number((this.#dataVersion.get() as { data_version: number }).data_version);
+    return Number((this.#dataVersion.get() as unknown as [number])[0]);
   }
 }
 
