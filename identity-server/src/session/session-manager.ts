@@ -4,7 +4,7 @@ import type { ServerContext } from "../context.ts";
 import { regenerateCsrfSecret } from "../http/csrf.ts";
 import { sessionCookieName, signCookieValue, unsignCookieValue } from "../http/cookies.ts";
 import type { Identity } from "../identity/identity.ts";
-import { findIdentity } from "../store/identities.ts";
+import { findIdentity, type IdentityReadOptions } from "../store/identities.ts";
 import { findSessionByTokenHash, saveSession } from "../store/sessions.ts";
 import type { Executor } from "../store/schema.ts";
 import {
@@ -46,15 +46,19 @@ export async function fetchSession(
   return fetchSessionByToken(ctx, token, hashToken(token));
 }
 
-/** The active session of a token (whose hash the caller has computed already), with its identity. */
+/**
+ * The active session of a token (whose hash the caller has computed already), with its identity;
+ * `options` may leave out parts of the identity the caller does not use.
+ */
 export async function fetchSessionByToken(
   ctx: ServerContext,
   token: string,
   tokenHash: string,
+  options: IdentityReadOptions = {},
 ): Promise<ActiveSession | undefined> {
   const session = await findSessionByTokenHash(ctx.db, tokenHash);
   if (!session) return undefined;
-  const identity = await findIdentity(ctx.db, session.identityId);
+  const identity = await findIdentity(ctx.db, session.identityId, options);
   if (!identity || !isSessionActive(session, identity, ctx.now())) return undefined;
   return { session, identity, token };
 }

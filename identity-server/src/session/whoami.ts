@@ -34,8 +34,11 @@ export function registerWhoamiRoute(app: FastifyInstance, ctx: ServerContext): v
         if (hit) return sendSession(reply, hit.identityId, hit.body);
       }
       const readAt = cache.stamp();
+      // The answer shows no credentials; the AAL policy reads only their types and configs.
       const active =
-        token && tokenHash ? await fetchSessionByToken(ctx, token, tokenHash) : undefined;
+        token && tokenHash
+          ? await fetchSessionByToken(ctx, token, tokenHash, { credentialIdentifiers: false })
+          : undefined;
       if (!active) {
         // Kratos sends this 401 without an error id (see kratos-behaviour §0-15).
         return sendError(reply, unauthorized("No valid session credentials found in the request."));
@@ -50,7 +53,7 @@ export function registerWhoamiRoute(app: FastifyInstance, ctx: ServerContext): v
         ctx.config.publicBaseUrl,
         ctx.now(),
       );
-      if (typeof template === "string" && template !== "") {
+      if (tokenize) {
         try {
           body.tokenized = await ctx.sessionTokenizer.tokenize(template, active.session, ctx.now());
         } catch (error) {

@@ -246,7 +246,20 @@ export async function findIdentityIdByVerifiableAddress(
   return row?.identity_id;
 }
 
-async function hydrate(db: Executor, ids: string[]): Promise<Identity[]> {
+/** What `hydrate` may leave out when the caller does not need it. */
+export interface IdentityReadOptions {
+  /**
+   * false: credentials come without their identifiers (one query less; whoami needs only their
+   * types and configs, for the AAL policy).
+   */
+  credentialIdentifiers?: boolean;
+}
+
+async function hydrate(
+  db: Executor,
+  ids: string[],
+  options: IdentityReadOptions = {},
+): Promise<Identity[]> {
   if (ids.length === 0) return [];
   const rows = await db.selectFrom("identities").selectAll().where("id", "in", ids).execute();
   const credentials = await db
@@ -255,12 +268,15 @@ async function hydrate(db: Executor, ids: string[]): Promise<Identity[]> {
     .where("identity_id", "in", ids)
     .orderBy("type")
     .execute();
-  const identifiers = await db
-    .selectFrom("identity_credential_identifiers")
-    .selectAll()
-    .where("identity_id", "in", ids)
-    .orderBy("identifier")
-    .execute();
+  const identifiers =
+    options.credentialIdentifiers === false
+      ? []
+      : await db
+          .selectFrom("identity_credential_identifiers")
+          .selectAll()
+          .where("identity_id", "in", ids)
+          .orderBy("identifier")
+          .execute();
   const verifiable = await db
     .selectFrom("identity_verifiable_addresses")
     .selectAll()
@@ -328,8 +344,12 @@ async function hydrate(db: Executor, ids: string[]): Promise<Identity[]> {
   });
 }
 
-export async function findIdentity(db: Executor, id: string): Promise<Identity | undefined> {
-  const [identity] = await hydrate(db, [id]);
+export async function findIdentity(
+  db: Executor,
+  id: string,
+  options: IdentityReadOptions = {},
+): Promise<Identity | undefined> {
+  const [identity] = await hydrate(db, [id], options);
   return identity;
 }
 
