@@ -15,6 +15,13 @@ import type { RequestInfo } from "./app/http/request-context.ts";
 import { sessionEntropyName } from "./app/http/session-entropy.server.ts";
 import { proxiedEntropy } from "./app/session/proxied-entropy.server.ts";
 
+// The portal's folder: this file runs as server.ts or, with the types stripped beforehand, as
+// dist/server.js (scripts/server-build.ts; `npm start` and scripts/start-all.ts run that).
+const portalDir = new URL(
+  import.meta.url.endsWith("/dist/server.js") ? "../" : "./",
+  import.meta.url,
+);
+
 // Read and validated once: a bad variable stops start-up with its name in the message.
 const config = getConfig();
 const log = pino({ level: config.logLevel, base: { service: "portal" } });
@@ -116,7 +123,7 @@ app.use(
 );
 app.use(compression());
 
-const clientDir = fileURLToPath(new URL("./build/client", import.meta.url));
+const clientDir = fileURLToPath(new URL("build/client", portalDir));
 app.use("/assets", express.static(`${clientDir}/assets`, { immutable: true, maxAge: "1y" }));
 app.use(express.static(clientDir, { maxAge: "1h", index: false }));
 app.get("/favicon.ico", (_req, res) => res.redirect(301, "/favicon.svg"));
@@ -148,9 +155,7 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 }
 
 async function loadBuild(): Promise<ServerBuild> {
-  const buildModule: unknown = await import(
-    new URL("./build/server/index.js", import.meta.url).href
-  );
+  const buildModule: unknown = await import(new URL("build/server/index.js", portalDir).href);
   if (!isServerBuild(buildModule)) {
     throw new Error(
       "build/server/index.js is not a React Router build; run `npm run build -w portal`",

@@ -4,8 +4,10 @@
 // during the load, VmHWM, and /proc/<pid>/smaps_rollup (anonymous vs file-backed) plus
 // process.memoryUsage() (heap, external, array buffers) at the peak, logged from inside each
 // server by memory-hook.mjs. PROBE_PORTAL=1 first runs the bench's portal phase (server renders
-// of every screen, Chromium, Lighthouse) and prints the servers' peak RSS during it. BENCH_PORT_BASE
+// of every screen, Chromium, Lighthouse) and prints the servers' peak RSS during it; PROBE_PRELOAD=1
+// runs the bench's single-kind identity-server loads (5 s each) before the mixed traffic. BENCH_PORT_BASE
 // moves the ports.
+import { measureHashLimit } from "./argon2-limit.ts";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -25,6 +27,7 @@ import { RssSampler, statusBytes } from "./memory.ts";
 import { mixedTraffic } from "./mixed-traffic.ts";
 import { urls } from "./ports.ts";
 import { portalFigures } from "./portal-figures.ts";
+import { serverFigures } from "./server-figures.ts";
 import { startSystem } from "./system.ts";
 
 const identities = Number(process.env.PROBE_IDENTITIES ?? 1000);
@@ -104,7 +107,10 @@ try {
       ],
       40,
     );
-    await runLighthouse(`${urls.portal}/en/login`);
+    // Lighthouse now and then fails to record a trace (NO_NAVSTART); the renders still count.
+    await runLighthouse(`${urls.portal}/en/login`).catch((error: unknown) =>
+      console.log(String(error)),
+    );
     const peaks = sampler.peak();
     console.log(
       `portal phase peaks: ${Object.entries(peaks)
@@ -115,16 +121,18 @@ try {
   const client = await createClient();
   const accessToken = await clientCredentialsToken(client);
   let counter = 0;
-  const mixed = await mixedTraffic(
-    {
-      sessionCookie: cookieHeader(browserCookies),
-      nextIdentifier: () => emailOf(counter++ % identities),
-      accessToken,
-      client,
-    },
-    sampler,
-    seconds,
-  );
+  const targets = {
+    sessionCookie: cookieHeader(browserCookies),
+    nextIdentifier: () => emailOf(counter++ % identities),
+    accessToken,
+    client,
+  };
+  if (process.env.PROBE_PRELOAD === "1") {
+    sampler.reset();
+    await serverFigures(targets, await measureHashLimit(), 5);
+    console.log(`preload peak: identity-server ${mb(sampler.peak()["identity-server"] ?? 0)}`);
+  }
+  const mixed = await mixedTraffic(targets, sampler, seconds);
   const peakAll = sampler.peakSinceStart();
   console.log(
     `${identities} identities, ${seconds} s mixed: whoami ${mixed.whoami.perSecond.toFixed(0)}/s, introspect ${mixed.introspect.perSecond.toFixed(0)}/s, logins ${mixed.login.perSecond.toFixed(1)}/s, token ${mixed.token.perSecond.toFixed(1)}/s, errors ${mixed.errors}`,
