@@ -76,7 +76,8 @@ const nodeArgs = [
   ...(profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []),
 ];
 // startNode runs `node <script>`; node options go through NODE_OPTIONS (--cpu-prof is allowed there).
-const identity = startNode("identity-server/src/main.ts", {
+// PROBE_SERVER=<path of main.ts>: another copy of the server (e.g. an older commit's, to compare).
+const identity = startNode(process.env.PROBE_SERVER ?? "identity-server/src/main.ts", {
   NODE_OPTIONS: nodeArgs.join(" "),
   IDENTITY_DATA_DIR: dataDir,
   IDENTITY_LOG_LEVEL: "warn",

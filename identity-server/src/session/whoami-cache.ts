@@ -6,7 +6,8 @@ import type { Database } from "../store/schema.ts";
 // exchanges, the outbox, used TOTP steps, logout tokens and the OAuth2 service's tables. A write to
 // any other table (sessions, session_devices, identities, credentials and their identifiers,
 // addresses, trusted devices, a table added later, or a statement of unknown table) drops the
-// whole cache.
+// whole cache. None of these tables may cascade or trigger into a related one (today their foreign
+// keys cascade only among themselves: flows to codes and exchanges, messages to dispatches).
 const unrelatedTables: ReadonlySet<string> = new Set([
   "selfservice_flows",
   "selfservice_errors",
