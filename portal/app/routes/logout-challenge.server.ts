@@ -11,7 +11,6 @@ import { oauth2AdminFor } from "../http/oauth2.server.ts";
 import type { Locale } from "../i18n/locales.ts";
 import { logoutChallengeParam, logoutDecisionName } from "./logout-fields.ts";
 
-
 interface LogoutArgs {
   request: Request;
   context: Readonly<RouterContextProvider>;
