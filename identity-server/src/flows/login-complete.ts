@@ -16,7 +16,7 @@ import {
   type ActiveSession,
 } from "../session/session-manager.ts";
 import { sessionJson, type AuthenticationMethod } from "../session/session.ts";
-import { updateFlow } from "../store/flows.ts";
+import { updateFlow, updateFlowActiveMethod } from "../store/flows.ts";
 import { trustDevice, trustedDeviceOf } from "../trusted-devices/device-trust.ts";
 import { setTrustedDeviceCookie } from "../trusted-devices/trusted-device-cookie.ts";
 import { sendError } from "./errors.ts";
@@ -74,8 +74,8 @@ export async function completeLogin(
     if (await refuseUnverifiedLogin(ctx, request, reply, flow, identity)) return reply;
   }
   const now = ctx.now();
-  const { session, token } =
-    existing && existing.identity.id === identity.id ? existing : newSession(identity.id, now);
+  const reused = existing && existing.identity.id === identity.id;
+  const { session, token } = reused ? existing : newSession(identity.id, now);
   activateSession(ctx, request, session, factor);
 
   const browser = flow.type === "browser";
@@ -97,8 +97,10 @@ export async function completeLogin(
   });
   flow.active = factor.method;
   const trusted = await ctx.db.transaction().execute(async (trx) => {
-    await updateFlow(trx, flow, now);
-    await persistSession(trx, session, token);
+    // The password strategy leaves the stored flow as it was, but for the active method.
+    if (factor.method === "password") await updateFlowActiveMethod(trx, flow, now);
+    else await updateFlow(trx, flow, now);
+    await persistSession(trx, session, token, { isNew: !reused });
     return wantsTrust ? trustDevice(ctx, trx, request, identity.id) : undefined;
   });
 

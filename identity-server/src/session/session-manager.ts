@@ -124,8 +124,14 @@ export function addAuthenticationMethod(
   session.updatedAt = now;
 }
 
-export async function persistSession(db: Executor, session: Session, token: string): Promise<void> {
-  await saveSession(db, session, hashToken(token));
+/** Saves the session; `isNew` (a session from `newSession` never saved) skips the look-ups. */
+export async function persistSession(
+  db: Executor,
+  session: Session,
+  token: string,
+  options: { isNew?: boolean } = {},
+): Promise<void> {
+  await saveSession(db, session, hashToken(token), options);
 }
 
 /**

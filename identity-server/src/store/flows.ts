@@ -67,6 +67,19 @@ export async function updateFlow(db: Executor, flow: Flow, now: Date): Promise<v
 }
 
 /**
+ * Saves only `active` (and `updated_at`): for a flow whose other stored fields are unchanged since
+ * it was read, the same row as `updateFlow` writes, without re-serialising the UI.
+ */
+export async function updateFlowActiveMethod(db: Executor, flow: Flow, now: Date): Promise<void> {
+  flow.updatedAt = now;
+  await db
+    .updateTable("selfservice_flows")
+    .set({ active_method: flow.active ?? null, updated_at: now.toISOString() })
+    .where("id", "=", flow.id)
+    .execute();
+}
+
+/**
  * Counts one more code submission and returns the new count, in its own statement so that
  * concurrent guesses are all counted (Kratos' incrementOTPCodeSubmitCount).
  */

@@ -7,6 +7,7 @@ export async function saveSession(
   db: Executor,
   session: Session,
   tokenHash: string | undefined,
+  options: { isNew?: boolean } = {},
 ): Promise<void> {
   const values = {
     identity_id: session.identityId,
@@ -25,11 +26,10 @@ export async function saveSession(
     expires_at: session.expiresAt.toISOString(),
     updated_at: session.updatedAt.toISOString(),
   };
-  const existing = await db
-    .selectFrom("sessions")
-    .select("id")
-    .where("id", "=", session.id)
-    .executeTakeFirst();
+  // A session the caller just created (`isNew`) has no row and no devices yet: no look-ups.
+  const existing = options.isNew
+    ? undefined
+    : await db.selectFrom("sessions").select("id").where("id", "=", session.id).executeTakeFirst();
   if (existing) {
     await db.updateTable("sessions").set(values).where("id", "=", session.id).execute();
   } else {
@@ -45,13 +45,15 @@ export async function saveSession(
       .execute();
   }
   const known = new Set(
-    (
-      await db
-        .selectFrom("session_devices")
-        .select("id")
-        .where("session_id", "=", session.id)
-        .execute()
-    ).map((row) => row.id),
+    options.isNew
+      ? []
+      : (
+          await db
+            .selectFrom("session_devices")
+            .select("id")
+            .where("session_id", "=", session.id)
+            .execute()
+        ).map((row) => row.id),
   );
   for (const device of session.devices) {
     if (known.has(device.id)) continue;
