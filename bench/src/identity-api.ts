@@ -19,7 +19,12 @@ const batchSize = 250;
  * Creates identities `from` … `to - 1` through `PATCH /admin/identities`, each with the same
  * imported argon2id hash (no hashing while seeding). Returns their ids in order.
  */
-export async function seedIdentities(from: number, to: number, hash: string): Promise<string[]> {
+export async function seedIdentities(
+  from: number,
+  to: number,
+  hash: string,
+  adminUrl: string = urls.identityAdmin,
+): Promise<string[]> {
   const batches: number[][] = [];
   for (let start = from; start < to; start += batchSize) {
     batches.push(Array.from({ length: Math.min(batchSize, to - start) }, (_, i) => start + i));
@@ -35,7 +40,7 @@ export async function seedIdentities(from: number, to: number, hash: string): Pr
         },
       })),
     };
-    const response = await fetch(`${urls.identityAdmin}/admin/identities`, {
+    const response = await fetch(`${adminUrl}/admin/identities`, {
       method: "PATCH",
       headers: { "content-type": "application/json" },
       body: JSON.stringify(body),
@@ -46,7 +51,9 @@ export async function seedIdentities(from: number, to: number, hash: string): Pr
     );
     // After a retried batch, identities created by the lost attempt clash (409): look them up.
     ids[slot] = await Promise.all(
-      answer.identities.map(async (r, i) => r.identity ?? (await idOf(emailOf(batch[i] ?? -1)))),
+      answer.identities.map(
+        async (r, i) => r.identity ?? (await idOf(adminUrl, emailOf(batch[i] ?? -1))),
+      ),
     );
   };
   const sendWithRetry = async (batch: number[], slot: number) => {
@@ -71,11 +78,9 @@ export async function seedIdentities(from: number, to: number, hash: string): Pr
   return ids.flat();
 }
 
-async function idOf(email: string): Promise<string> {
+async function idOf(adminUrl: string, email: string): Promise<string> {
   const found = await json<{ id: string }[]>(
-    await fetch(
-      `${urls.identityAdmin}/admin/identities?credentials_identifier=${encodeURIComponent(email)}`,
-    ),
+    await fetch(`${adminUrl}/admin/identities?credentials_identifier=${encodeURIComponent(email)}`),
     "GET /admin/identities",
   );
   const id = found[0]?.id;

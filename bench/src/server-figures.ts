@@ -46,6 +46,9 @@ export interface ServerFigures {
   token: LoadFigures & { connections: number };
 }
 
+/** Unmeasured load before each measured bare / whoami / login run. */
+const warmUpSeconds = 2;
+
 export async function serverFigures(
   targets: Targets,
   hash: HashFigures,
@@ -56,16 +59,25 @@ export async function serverFigures(
     BARE_PORT: String(ports.bareFastify),
   });
   await waitForPort(ports.bareFastify, bareProcess);
-  const bare = await runLoad({ url: `${urls.bareFastify}/`, connections: 50, seconds });
+  // Each measured run follows an unmeasured warm-up of the same request, so the JIT's warm-up
+  // (the bare server is fresh, the identity server is not) does not decide the ratio.
+  const bareLoad = { url: `${urls.bareFastify}/`, connections: 50 };
+  await runLoad({ ...bareLoad, seconds: warmUpSeconds });
+  const bare = await runLoad({ ...bareLoad, seconds });
   await stopProcess(bareProcess);
-  const whoami = await runLoad({
-    ...whoamiRequest(targets.sessionCookie),
-    connections: 50,
-    seconds,
-  });
+  const whoamiLoad = { ...whoamiRequest(targets.sessionCookie), connections: 50 };
+  await runLoad({ ...whoamiLoad, seconds: warmUpSeconds });
+  const whoami = await runLoad({ ...whoamiLoad, seconds });
 
   // Enough concurrent logins to keep every core hashing.
   const loginConnections = hash.cores * 4;
+  await runLogins(
+    urls.identityPublic,
+    targets.nextIdentifier,
+    benchPassword,
+    loginConnections,
+    warmUpSeconds,
+  );
   const login = await runLogins(
     urls.identityPublic,
     targets.nextIdentifier,

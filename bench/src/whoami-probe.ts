@@ -9,24 +9,17 @@
 // PROBE_ALSO=<path> also loads that path of the identity server (e.g. /health/alive) each round.
 // PROBE_ROUNDS=n repeats the pair n times (the machine is shared; one pair is noisy).
 import { createHmac } from "node:crypto";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { runLoad } from "./load.ts";
-import { repoRoot, startNode, stopProcess, waitForPort } from "./processes.ts";
+import { cpuMs, freePort, printTopSelfTime } from "./probe-support.ts";
+import { startNode, stopProcess, waitForPort } from "./processes.ts";
 
 const seconds = Number(process.env.PROBE_SECONDS ?? 10);
 const rounds = Number(process.env.PROBE_ROUNDS ?? 1);
 const auth = process.env.PROBE_AUTH === "token" ? "token" : "cookie";
 const profileDir = process.env.PROBE_CPU_PROF;
-
-/** CPU time (user + system, ms) the process has used so far (Linux /proc; 10 ms ticks). */
-function cpuMs(pid: number | undefined): number {
-  if (pid === undefined) return 0;
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
 
 /** A load run with the server's CPU time per answered request (µs), less sensitive to neighbours. */
 async function measured(pid: number | undefined, options: Parameters<typeof runLoad>[0]) {
@@ -39,17 +32,6 @@ async function measured(pid: number | undefined, options: Parameters<typeof runL
 /** The session cookie's value as the server signs it (identity-server/src/http/cookies.ts). */
 const signCookieValue = (key: string, value: string): string =>
   `${value}.${createHmac("sha256", key).update(value).digest("base64url")}`;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function json<T>(response: Response, what: string): Promise<T> {
   const text = await response.text();
@@ -174,33 +156,4 @@ if (profileDir) {
     .sort()
     .at(-1);
   if (file) printTopSelfTime(file);
-}
-
-/** Self time per function (callFrame name + url + line), top 40, from a .cpuprofile. */
-function printTopSelfTime(file: string): void {
-  const profile = JSON.parse(readFileSync(file, "utf8")) as {
-    nodes: {
-      id: number;
-      callFrame: { functionName: string; url: string; lineNumber: number };
-    }[];
-    samples: number[];
-    timeDeltas: number[];
-  };
-  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
-  const self = new Map<string, number>();
-  let total = 0;
-  profile.samples.forEach((id, i) => {
-    const node = byId.get(id);
-    const delta = profile.timeDeltas[i] ?? 0;
-    if (!node) return;
-    const { functionName, url, lineNumber } = node.callFrame;
-    const where = url.replace(/^.*node_modules\//, "").replace(`file://${repoRoot}`, "");
-    const key = `${functionName || "(anonymous)"} ${where}:${lineNumber + 1}`;
-    self.set(key, (self.get(key) ?? 0) + delta);
-    total += delta;
-  });
-  console.log(`\n${file}: top self time (${(total / 1e6).toFixed(1)} s sampled)`);
-  for (const [key, micros] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 40)) {
-    console.log(`  ${((100 * micros) / total).toFixed(1).padStart(5)} %  ${key}`);
-  }
 }

@@ -1,0 +1,97 @@
+// A quick look at password logins (issue 8) without the whole bench: starts the identity server as
+// a child on free ports, seeds identities with one imported argon2id hash through the admin API,
+// then runs the bench's API logins (runLogins: GET /self-service/login/api, POST the password,
+// 8 connections) and reports logins/s, the hash-bound limit, and CPU time per login of the server
+// and of this process (the load generator), which the machine's other users disturb less.
+//
+//   node bench/src/login-probe.ts                       # 10 s, 200 identities
+//   PROBE_SECONDS=5 PROBE_ROUNDS=3 node bench/src/login-probe.ts
+//   PROBE_CPU_PROF=<dir> node bench/src/login-probe.ts  # server under --cpu-prof, top self time
+//
+// PROBE_SERVER=<path of main.ts>: another copy of the server (e.g. an older commit's, to compare).
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { measureHashLimit } from "./argon2-limit.ts";
+import { emailOf, seedIdentities } from "./identity-api.ts";
+import { runLogins } from "./load.ts";
+import { startNode, stopProcess, waitForPort } from "./processes.ts";
+import { cpuMs, freePort, printTopSelfTime } from "./probe-support.ts";
+import { hashPassword } from "../../identity-server/src/methods/password/hasher.ts";
+
+const seconds = Number(process.env.PROBE_SECONDS ?? 10);
+const rounds = Number(process.env.PROBE_ROUNDS ?? 1);
+const identities = Number(process.env.PROBE_IDENTITIES ?? 200);
+const connections = Number(process.env.PROBE_CONNECTIONS ?? 8);
+const profileDir = process.env.PROBE_CPU_PROF;
+
+const ports: number[] = [];
+for (let i = 0; i < 5; i++) ports.push(await freePort());
+const [publicPort = 0, adminPort = 0, mailboxPort = 0, oauth2Public = 0, oauth2Admin = 0] = ports;
+const dataDir = mkdtempSync(path.join(tmpdir(), "login-probe-"));
+const password = "probe-Password-2024!";
+
+const nodeArgs = [
+  "--max-semi-space-size=8",
+  ...(profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []),
+];
+const identity = startNode(process.env.PROBE_SERVER ?? "identity-server/src/main.ts", {
+  NODE_OPTIONS: nodeArgs.join(" "),
+  IDENTITY_DATA_DIR: dataDir,
+  IDENTITY_LOG_LEVEL: "warn",
+  IDENTITY_SECRET: "probe-secret-probe-secret-probe-secret-0123",
+  IDENTITY_PUBLIC_PORT: String(publicPort),
+  IDENTITY_ADMIN_PORT: String(adminPort),
+  IDENTITY_MAILBOX_PORT: String(mailboxPort),
+  IDENTITY_OAUTH2_PUBLIC_PORT: String(oauth2Public),
+  IDENTITY_OAUTH2_ADMIN_PORT: String(oauth2Admin),
+  IDENTITY_OAUTH2_ISSUER: `http://localhost:${oauth2Public}`,
+});
+
+try {
+  await waitForPort(publicPort, identity);
+  await waitForPort(adminPort, identity);
+  const publicUrl = `http://127.0.0.1:${publicPort}`;
+  await seedIdentities(
+    0,
+    identities,
+    await hashPassword(password),
+    `http://127.0.0.1:${adminPort}`,
+  );
+  let next = 0;
+  const nextIdentifier = () => emailOf(next++ % identities);
+  // Warm-up (JIT, statement cache), not measured.
+  await runLogins(publicUrl, nextIdentifier, password, connections, 2);
+  const limit = await measureHashLimit(10);
+  console.log(
+    `argon2id ${limit.hashMedianMs} ms → limit ${limit.limitPerSecond} logins/s (${limit.cores} cores)`,
+  );
+  for (let round = 1; round <= rounds; round++) {
+    const serverBefore = cpuMs(identity.pid);
+    const selfBefore = process.cpuUsage();
+    const figures = await runLogins(publicUrl, nextIdentifier, password, connections, seconds);
+    const self = process.cpuUsage(selfBefore);
+    const logins = Math.max(1, figures.total);
+    const serverPerLogin = ((cpuMs(identity.pid) - serverBefore) * 1000) / logins;
+    const loaderPerLogin = (self.user + self.system) / logins;
+    console.log(
+      `round ${round} (${seconds} s, ${connections} connections): ${figures.perSecond.toFixed(1)} logins/s ` +
+        `(ratio ${(figures.perSecond / limit.limitPerSecond).toFixed(2)}), p50 ${figures.p50.toFixed(1)} ms, ` +
+        `p99 ${figures.p99.toFixed(1)} ms, errors ${figures.errors}; CPU per login: server ` +
+        `${Math.round(serverPerLogin)} µs (of which argon2 ≈ ${Math.round(limit.hashMedianMs * 1000)} µs), ` +
+        `load generator ${Math.round(loaderPerLogin)} µs`,
+    );
+  }
+} finally {
+  await stopProcess(identity);
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+if (profileDir) {
+  const file = readdirSync(profileDir)
+    .filter((name) => name.endsWith(".cpuprofile"))
+    .map((name) => path.join(profileDir, name))
+    .sort()
+    .at(-1);
+  if (file) printTopSelfTime(file);
+}

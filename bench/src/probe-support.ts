@@ -1,0 +1,59 @@
+// Helpers the probes share (whoami-probe.ts, login-probe.ts).
+import { readFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { repoRoot } from "./processes.ts";
+
+/** CPU time (user + system, ms) the process has used so far (Linux /proc; 10 ms ticks). */
+export function cpuMs(pid: number | undefined): number {
+  if (pid === undefined) return 0;
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Self time per function (callFrame name + url + line), top 40, from a .cpuprofile. */
+export function printTopSelfTime(file: string): void {
+  const profile = JSON.parse(readFileSync(file, "utf8")) as {
+    nodes: {
+      id: number;
+      callFrame: { functionName: string; url: string; lineNumber: number };
+    }[];
+    samples: number[];
+    timeDeltas: number[];
+  };
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const self = new Map<string, number>();
+  const byUrl = new Map<string, number>();
+  let total = 0;
+  profile.samples.forEach((id, i) => {
+    const node = byId.get(id);
+    const delta = profile.timeDeltas[i] ?? 0;
+    if (!node) return;
+    const { functionName, url, lineNumber } = node.callFrame;
+    const where = url.replace(/^.*node_modules\//, "").replace(`file://${repoRoot}`, "");
+    const key = `${functionName || "(anonymous)"} ${where}:${lineNumber + 1}`;
+    self.set(key, (self.get(key) ?? 0) + delta);
+    const file = where || `(${functionName})`;
+    byUrl.set(file, (byUrl.get(file) ?? 0) + delta);
+    total += delta;
+  });
+  const top = (map: Map<string, number>, count: number) => {
+    for (const [key, micros] of [...map].sort((a, b) => b[1] - a[1]).slice(0, count)) {
+      console.log(`  ${((100 * micros) / total).toFixed(1).padStart(5)} %  ${key}`);
+    }
+  };
+  console.log(`\n${file}: top self time (${(total / 1e6).toFixed(1)} s sampled)`);
+  top(self, 40);
+  console.log(`\nself time by file`);
+  top(byUrl, 25);
+}
