@@ -1,6 +1,10 @@
 import { useState } from "react";
 import type { ChangeEvent } from "react";
-import PhoneInput, { getCountryCallingCode, isValidPhoneNumber } from "react-phone-number-input";
+import PhoneInput, {
+  getCountryCallingCode,
+  isValidPhoneNumber,
+  parsePhoneNumber,
+} from "react-phone-number-input";
 import type { Country } from "react-phone-number-input";
 import englishNames from "react-phone-number-input/locale/en";
 import spanishNames from "react-phone-number-input/locale/es";
@@ -15,7 +19,9 @@ const countryNames = { en: englishNames, es: spanishNames } satisfies Record<Loc
  * country is a plain, labelled <select> (no flag images: the CSP allows none from elsewhere).
  */
 export default function PhoneWidget(props: PhoneWidgetProps) {
-  const [value, setValue] = useState<string | undefined>(props.defaultValue || undefined);
+  const [value, setValue] = useState<string | undefined>(
+    () => typedBeforeLoad(props.id) ?? (props.defaultValue || undefined),
+  );
   const change = (next: string | undefined) => {
     setValue(next);
     props.onValueChange?.(next, next !== undefined && isValidPhoneNumber(next));
@@ -55,6 +61,16 @@ export default function PhoneWidget(props: PhoneWidgetProps) {
       )}
     </div>
   );
+}
+
+/**
+ * What the person typed into the plain input while this widget was loading: that input is still in
+ * the page during the widget's first render, and its number must not be lost in the swap.
+ */
+function typedBeforeLoad(id: string): string | undefined {
+  const plain = document.getElementById(id);
+  if (!(plain instanceof HTMLInputElement) || plain.value.trim() === "") return undefined;
+  return parsePhoneNumber(plain.value, "US")?.number ?? plain.value.trim();
 }
 
 interface CountryOption {
