@@ -220,6 +220,7 @@ test("axe finds no violation on the OAuth2 screens in en and es, light and dark"
 
   // The sign-out question, asked when the agency product signs out.
   await page.getByRole("button", { name: "Deny" }).click();
+  await expect(page).toHaveURL(new RegExp(`^${client.redirectUri}\\?error=access_denied`));
   await startAtAgencyProduct(page);
   await expectSignedInAtAgencyProduct(page, email);
   await page.getByRole("button", { name: "Sign out" }).click();

@@ -1,5 +1,4 @@
-import { Suspense, lazy } from "react";
-import { useHydrated } from "../../flows/use-hydrated.ts";
+import { Suspense, lazy, startTransition, useEffect, useState } from "react";
 import type { Locale } from "../../i18n/locales.ts";
 
 /** What the picker needs; it lives in its own chunk (react-phone-number-input is heavy). */
@@ -25,10 +24,15 @@ const PhoneWidget = lazy(() => import("./phone-widget.tsx"));
 /**
  * A phone number input. The server and browsers without JavaScript get a plain
  * <input type="tel"> (the action turns what was typed into E.164); once scripts run, the
- * country picker replaces it, loaded only by the pages that show a phone field.
+ * country picker replaces it, loaded only by the pages that show a phone field. The swap is a
+ * transition, so the plain input (and whatever was typed into it) stays in place until the
+ * picker's chunk has arrived, and the picker takes that number over.
  */
 export function PhoneField(props: PhoneWidgetProps) {
-  const hydrated = useHydrated();
+  const [pickerWanted, setPickerWanted] = useState(false);
+  useEffect(() => {
+    startTransition(() => setPickerWanted(true));
+  }, []);
   const plain = (
     <input
       id={props.id}
@@ -43,10 +47,5 @@ export function PhoneField(props: PhoneWidgetProps) {
       className={props.inputClassName}
     />
   );
-  if (!hydrated) return plain;
-  return (
-    <Suspense fallback={plain}>
-      <PhoneWidget {...props} />
-    </Suspense>
-  );
+  return <Suspense fallback={plain}>{pickerWanted ? <PhoneWidget {...props} /> : plain}</Suspense>;
 }
