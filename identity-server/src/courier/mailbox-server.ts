@@ -1,4 +1,4 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { Kysely } from "kysely";
 import { refuseConnect } from "../http/client-errors.ts";
 import { recordRoutes } from "../http/route-registry.ts";
@@ -23,7 +23,10 @@ export function createMailboxServer(
   db: Kysely<Database>,
   logger: FastifyBaseLogger,
 ): FastifyInstance {
-  const app = Fastify({ loggerInstance: logger, disableRequestLogging: true });
+  const app = Fastify({
+    loggerInstance: logger,
+    logController: new LogController({ disableRequestLogging: true }),
+  });
   recordRoutes(app);
   refuseConnect(app.server, (status) => ({
     statusCode: status,
