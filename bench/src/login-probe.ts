@@ -9,14 +9,14 @@
 //   PROBE_CPU_PROF=<dir> node bench/src/login-probe.ts  # server under --cpu-prof, top self time
 //
 // PROBE_SERVER=<path of main.ts>: another copy of the server (e.g. an older commit's, to compare).
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { measureHashLimit } from "./argon2-limit.ts";
 import { emailOf, seedIdentities } from "./identity-api.ts";
 import { runLogins } from "./load.ts";
 import { startNode, stopProcess, waitForPort } from "./processes.ts";
-import { cpuMs, freePort, printTopSelfTime } from "./probe-support.ts";
+import { cpuMs, freePort, printNewestProfile } from "./probe-support.ts";
 import { hashPassword } from "../../identity-server/src/methods/password/hasher.ts";
 
 const seconds = Number(process.env.PROBE_SECONDS ?? 10);
@@ -87,11 +87,4 @@ try {
   rmSync(dataDir, { recursive: true, force: true });
 }
 
-if (profileDir) {
-  const file = readdirSync(profileDir)
-    .filter((name) => name.endsWith(".cpuprofile"))
-    .map((name) => path.join(profileDir, name))
-    .sort()
-    .at(-1);
-  if (file) printTopSelfTime(file);
-}
+if (profileDir) printNewestProfile(profileDir);

@@ -1,6 +1,7 @@
 // Helpers the probes share (whoami-probe.ts, login-probe.ts).
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
+import path from "node:path";
 import { repoRoot } from "./processes.ts";
 
 /** CPU time (user + system, ms) the process has used so far (Linux /proc; 10 ms ticks). */
@@ -56,4 +57,14 @@ export function printTopSelfTime(file: string): void {
   top(self, 40);
   console.log(`\nself time by file`);
   top(byUrl, 25);
+}
+
+/** The top self time of the newest .cpuprofile the server wrote into `dir` (`--cpu-prof-dir`). */
+export function printNewestProfile(dir: string): void {
+  const file = readdirSync(dir)
+    .filter((name) => name.endsWith(".cpuprofile"))
+    .map((name) => path.join(dir, name))
+    .sort()
+    .at(-1);
+  if (file) printTopSelfTime(file);
 }

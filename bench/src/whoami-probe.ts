@@ -9,11 +9,11 @@
 // PROBE_ALSO=<path> also loads that path of the identity server (e.g. /health/alive) each round.
 // PROBE_ROUNDS=n repeats the pair n times (the machine is shared; one pair is noisy).
 import { createHmac } from "node:crypto";
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { runLoad } from "./load.ts";
-import { cpuMs, freePort, printTopSelfTime } from "./probe-support.ts";
+import { cpuMs, freePort, printNewestProfile } from "./probe-support.ts";
 import { startNode, stopProcess, waitForPort } from "./processes.ts";
 
 const seconds = Number(process.env.PROBE_SECONDS ?? 10);
@@ -149,11 +149,4 @@ try {
   rmSync(dataDir, { recursive: true, force: true });
 }
 
-if (profileDir) {
-  const file = readdirSync(profileDir)
-    .filter((name) => name.endsWith(".cpuprofile"))
-    .map((name) => path.join(profileDir, name))
-    .sort()
-    .at(-1);
-  if (file) printTopSelfTime(file);
-}
+if (profileDir) printNewestProfile(profileDir);
