@@ -55,7 +55,10 @@ describe("listeners", () => {
     // Reachable over loopback, so a refusal below is about the interface, not a dead listener.
     for (const port of admin)
       expect(await connects("127.0.0.1", port), `loopback ${port}`).toBe(true);
-    for (const address of externalAddresses()) {
+    const addresses = externalAddresses();
+    // Without a non-loopback address nothing below would be tried: say so rather than pass.
+    expect(addresses, "this machine's non-loopback IPv4 addresses").not.toEqual([]);
+    for (const address of addresses) {
       // The public listener answers on this address, so the address itself is reachable.
       expect(await connects(address, publicPort), `${address} public`).toBe(true);
       for (const port of admin) {
