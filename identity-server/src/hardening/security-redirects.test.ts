@@ -13,48 +13,18 @@ import {
 import { call, CookieJar, type TestResponse } from "../test-support/http-client.ts";
 import { csrfTokenOf, registerNative, strongPassword } from "../test-support/flow-helpers.ts";
 import { passwordSignIn, type Browser } from "../test-support/second-factor-helpers.ts";
+import { browserDestination, redirectTricks } from "../test-support/redirect-tricks.ts";
 import { startTestServer, type TestServer } from "../test-support/test-server.ts";
 
 // Open redirects (kratos-behaviour §1.9). The allow-list is the test server's default:
-// http://localhost:3000/ and http://localhost:4000/. One foreign URL per flow kind is also in
-// flows/flow-lifecycle.test.ts; the exact-match redirect_uri basics in oauth2/token-grants.test.ts
-// ("redirect URIs") and the unregistered post-logout URI in oauth2/logout.test.ts.
+// http://localhost:3000/ and http://localhost:4000/. The tricks are the project's shared table
+// (vendor/security/redirect-tricks.json), also run by the portal's and the demo's redirect tests.
+// One foreign URL per flow kind is also in flows/flow-lifecycle.test.ts; the exact-match
+// redirect_uri basics in oauth2/token-grants.test.ts ("redirect URIs") and the unregistered
+// post-logout URI in oauth2/logout.test.ts.
 
-const foreign = [
-  "https://evil.example/",
-  "http://evil.example/",
-  "//evil.example/",
-  "///evil.example/",
-  "/\\evil.example/",
-  "\\\\evil.example/",
-  "/\\/evil.example/",
-  "http:/\\/evil.example/",
-  "https:evil.example",
-  "https://localhost:3000/",
-  "http://localhost:3000@evil.example/",
-  "http://localhost:3000:@evil.example/",
-  "http://user:pass@evil.example/localhost:3000/",
-  "http://evil.example\\@localhost:3000/",
-  "http://evil.example#@localhost:3000/",
-  "http://evil.example?@localhost:3000/",
-  "http://localhost.evil.example:3000/",
-  "http://localhost.evil.example:4000/",
-  "http://localhost:30000/",
-  "HTTP://EVIL.EXAMPLE/",
-  "http://%65vil.example/",
-  "http://evil%2Eexample/",
-  " //evil.example/",
-  "\t//evil.example/",
-  "javascript:alert(1)",
-  "JaVaScRiPt:alert(document.domain)",
-  " javascript:alert(1)",
-  "java\tscript:alert(1)",
-  "java\nscript:alert(1)",
-  "javascript://localhost:3000/%0Aalert(1)",
-  "data:text/html,<script>alert(1)</script>",
-  "vbscript:msgbox(1)",
-  "file:///etc/passwd",
-];
+const tricks = redirectTricks("http://localhost:3000");
+const allowedOrigins = ["http://localhost:3000", "http://localhost:4000"];
 
 const kinds = ["login", "registration", "recovery", "verification", "settings"] as const;
 const json = { accept: "application/json" };
@@ -78,43 +48,84 @@ function errorId(response: TestResponse): string | undefined {
 
 /** Whether a URL (absolute or relative to the default return URL) leaves the allow-list. */
 function allowed(url: string): boolean {
-  const target = new URL(url, "http://localhost:3000/");
-  return (
-    target.protocol === "http:" &&
-    (target.host === "localhost:3000" || target.host === "localhost:4000")
-  );
+  const origin = browserDestination(url, "http://localhost:3000/");
+  return origin !== undefined && allowedOrigins.includes(origin);
+}
+
+/**
+ * Allowed, and still on the same site when a client shortens it to its path (as the portal does
+ * with URLs on its own origin): a path starting with `//` would become protocol-relative.
+ */
+function safeTarget(url: string): boolean {
+  return allowed(url) && !new URL(url, "http://localhost:3000/").pathname.startsWith("//");
+}
+
+/** Refused with Kratos' error, or accepted with a return_to that cannot leave the allow-list. */
+function expectRefusedOrSafe(response: TestResponse, label: string): void {
+  if (response.status === 400) {
+    expect(errorId(response), label).toBe("self_service_flow_return_to_forbidden");
+    expect(JSON.stringify(response.body), label).not.toContain('"return_to"');
+    return;
+  }
+  expect(response.status, label).toBe(200);
+  const returnTo = (response.body as { return_to?: string }).return_to ?? "";
+  expect(safeTarget(returnTo), `${label} accepted as ${JSON.stringify(returnTo)}`).toBe(true);
 }
 
 describe("return_to on flow creation", () => {
-  it("refuses every foreign or script URL on every browser and API init", async () => {
+  it("refuses every trick on every browser and API init, or keeps it on the allowed host", async () => {
+    let refused = 0;
     for (const kind of kinds) {
-      for (const bad of foreign) {
-        const label = `${kind} ${JSON.stringify(bad)}`;
-        const query = `return_to=${encodeURIComponent(bad)}`;
+      for (const { value, why } of tricks) {
+        const label = `${kind} ${JSON.stringify(value)} (${why})`;
+        const query = `return_to=${encodeURIComponent(value)}`;
         const browser = await call(`${ts.publicUrl}/self-service/${kind}/browser?${query}`, {
           jar: kind === "settings" ? signedIn.jar : undefined,
           headers: json,
         });
-        expect(browser.status, label).toBe(400);
-        expect(errorId(browser), label).toBe("self_service_flow_return_to_forbidden");
-        expect(JSON.stringify(browser.body), label).not.toContain('"return_to"');
+        expectRefusedOrSafe(browser, `browser ${label}`);
+        if (browser.status === 400) refused += 1;
 
         const api = await call(`${ts.publicUrl}/self-service/${kind}/api?${query}`, {
           headers: kind === "settings" ? { "x-session-token": sessionToken } : {},
         });
-        expect(api.status, label).toBe(400);
-        expect(errorId(api), label).toBe("self_service_flow_return_to_forbidden");
+        expectRefusedOrSafe(api, `api ${label}`);
       }
+    }
+    // Most of the table leaves the site; only a few odd same-site paths may pass.
+    expect(refused).toBeGreaterThan(kinds.length * (tricks.length - 10));
+  });
+
+  it("refuses a path that starts with // although its host is allowed", async () => {
+    for (const value of [
+      "http://localhost:3000//evil.example/",
+      "HTTP://LOCALHOST:3000//evil.example/",
+      "http://localhost:3000/.//evil.example/",
+      "http://localhost:3000/\\evil.example/",
+      "http://localhost:3000/x/..//evil.example/",
+      "http://localhost:4000//evil.example/",
+      "/.//evil.example/",
+      "/%2e//evil.example/",
+    ]) {
+      const response = await call(
+        `${ts.publicUrl}/self-service/login/browser?return_to=${encodeURIComponent(value)}`,
+        { headers: json },
+      );
+      expect(response.status, value).toBe(400);
+      expect(errorId(response), value).toBe("self_service_flow_return_to_forbidden");
     }
   });
 
-  it("never sends an HTML browser anywhere but the UI's error page", async () => {
-    for (const bad of foreign) {
+  it("never sends an HTML browser off the allowed sites", async () => {
+    for (const { value, why } of tricks) {
       const response = await call(
-        `${ts.publicUrl}/self-service/login/browser?return_to=${encodeURIComponent(bad)}`,
+        `${ts.publicUrl}/self-service/login/browser?return_to=${encodeURIComponent(value)}`,
       );
-      expect(response.status, bad).toBe(303);
-      expect(response.headers.get("location"), bad).toMatch(/^http:\/\/localhost:3000\/error\?id=/);
+      const label = `${JSON.stringify(value)} (${why})`;
+      expect(response.status, label).toBe(303);
+      const location = response.headers.get("location") ?? "";
+      expect(safeTarget(location), `${label} -> ${location}`).toBe(true);
+      expect(location, label).toMatch(/^http:\/\/localhost:3000\/(error\?id=|login\?flow=)/);
     }
   });
 
@@ -210,24 +221,96 @@ describe("return_to on submission", () => {
 });
 
 describe("logout return_to", () => {
-  it("refuses a foreign return_to when the logout URL is made and when it is used", async () => {
+  it("refuses every trick when the logout URL is made, or keeps it on the allowed host", async () => {
     const browser = (await passwordSignIn(ts, "redirects@example.com")).browser;
-    for (const bad of ["https://evil.example/", "//evil.example/", "javascript:alert(1)"]) {
+    for (const { value, why } of tricks) {
+      const label = `${JSON.stringify(value)} (${why})`;
       const create = await call(
-        `${ts.publicUrl}/self-service/logout/browser?return_to=${encodeURIComponent(bad)}`,
+        `${ts.publicUrl}/self-service/logout/browser?return_to=${encodeURIComponent(value)}`,
         { jar: browser.jar, headers: json },
       );
-      expect(create.status, bad).toBe(400);
-      expect(errorId(create), bad).toBe("self_service_flow_return_to_forbidden");
+      if (create.status === 400) {
+        expect(errorId(create), label).toBe("self_service_flow_return_to_forbidden");
+        continue;
+      }
+      expect(create.status, label).toBe(200);
+      const logoutUrl = new URL((create.body as { logout_url: string }).logout_url);
+      const returnTo = logoutUrl.searchParams.get("return_to") ?? "";
+      expect(safeTarget(returnTo), `${label} -> ${returnTo}`).toBe(true);
     }
-    const { logout_token: token } = await browser.api.createBrowserLogoutFlow();
-    const use = await call(
-      `${ts.publicUrl}/self-service/logout?token=${token}&return_to=${encodeURIComponent("https://evil.example/")}`,
-      { jar: browser.jar },
-    );
-    expect(use.status).toBe(303);
-    const location = use.headers.get("location") ?? "";
-    expect(allowed(location), location).toBe(true);
+  });
+
+  it("sends the browser only to the allowed sites when a logout URL carrying a trick is used", async () => {
+    for (const { value, why } of tricks) {
+      const label = `${JSON.stringify(value)} (${why})`;
+      const browser = (await passwordSignIn(ts, "redirects@example.com")).browser;
+      const { logout_token: token } = await browser.api.createBrowserLogoutFlow();
+      const use = await call(
+        `${ts.publicUrl}/self-service/logout?token=${token}&return_to=${encodeURIComponent(value)}`,
+        { jar: browser.jar },
+      );
+      expect(use.status, label).toBe(303);
+      const location = use.headers.get("location") ?? "";
+      expect(safeTarget(location), `${label} -> ${location}`).toBe(true);
+    }
+  });
+});
+
+describe("after_verification_return_to", () => {
+  it("points the finished verification's continue link only at the allowed sites", async () => {
+    let n = 0;
+    for (const { value, why } of tricks) {
+      const label = `${JSON.stringify(value)} (${why})`;
+      const email = `after-verification-${(n += 1)}@example.com`;
+      const jar = new CookieJar();
+      const init = await call(
+        `${ts.publicUrl}/self-service/registration/browser?after_verification_return_to=${encodeURIComponent(value)}`,
+        { jar, headers: json },
+      );
+      expect(init.status, label).toBe(200);
+      const registration = init.body as { id: string; ui: { nodes: never[] } };
+      const registered = await call(
+        `${ts.publicUrl}/self-service/registration?flow=${registration.id}`,
+        {
+          jar,
+          method: "POST",
+          headers: { ...json, "content-type": "application/json" },
+          body: JSON.stringify({
+            method: "password",
+            password: strongPassword,
+            traits: { email },
+            csrf_token: csrfTokenOf(registration),
+          }),
+        },
+      );
+      expect(registered.status, label).toBe(200);
+      const show = (
+        registered.body as { continue_with?: { action: string; flow?: { id: string } }[] }
+      ).continue_with?.find((c) => c.action === "show_verification_ui");
+      const flowId = show?.flow?.id ?? "";
+      const sent = await call(`${ts.publicUrl}/self-service/verification/flows?id=${flowId}`, {
+        jar,
+        headers: json,
+      });
+      const done = await call(`${ts.publicUrl}/self-service/verification?flow=${flowId}`, {
+        jar,
+        method: "POST",
+        headers: { ...json, "content-type": "application/json" },
+        body: JSON.stringify({
+          method: "code",
+          code: await ts.latestCode(email),
+          csrf_token: csrfTokenOf(sent.body as { ui: { nodes: never[] } }),
+        }),
+      });
+      expect(done.status, label).toBe(200);
+      const flow = done.body as {
+        state: string;
+        ui: { nodes: { attributes: { id?: string; href?: string } }[] };
+      };
+      expect(flow.state, label).toBe("passed_challenge");
+      const href = flow.ui.nodes.find((node) => node.attributes.id === "continue")?.attributes.href;
+      expect(safeTarget(href ?? ""), `${label} -> ${href ?? "(no link)"}`).toBe(true);
+    }
   });
 });
 
@@ -266,6 +349,8 @@ describe("OAuth2 redirect URIs", () => {
       url.pathname,
       "https://evil.example/callback",
       "javascript:alert(1)",
+      // The shared table, aimed at the registered URI's own origin.
+      ...redirectTricks(url.origin).map((trick) => trick.value),
     ];
   };
 

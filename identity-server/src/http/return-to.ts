@@ -17,6 +17,7 @@ function hostAllowed(candidate: URL, allowed: URL): boolean {
  * Kratos' SecureRedirectTo: takes `returnTo` (or the `return_to` query of `sourceUrl`), fills a
  * missing scheme/host from the default and accepts it only under an allowed URL (scheme, host,
  * path prefix) or under `<public base URL>/self-service`. Without a candidate the default wins.
+ * Unlike Kratos, a path starting with `//` is refused (README, differences from Ory).
  */
 export function secureRedirectTo(
   policy: ReturnToPolicy,
@@ -45,16 +46,21 @@ export function secureRedirectTo(
     throw badRequest(`Unable to parse the return_to query parameter as an URL: ${raw}`);
   }
 
-  const allowList = [...policy.allowedReturnUrls, `${policy.publicBaseUrl}/self-service`];
-  for (const entry of allowList) {
-    const allowed = new URL(entry);
-    const allowedPath = allowed.pathname === "" ? "/" : allowed.pathname;
-    if (
-      allowed.protocol === candidate.protocol &&
-      hostAllowed(candidate, allowed) &&
-      (candidate.pathname || "/").startsWith(allowedPath)
-    ) {
-      return candidate.toString();
+  // Normalised on both sides (WHATWG parsing: case, default port, dot segments, IDNA), so the
+  // comparison sees what a browser will. A path that starts with `//` is refused although the
+  // host is allowed: anything that shortens the URL to its path (relative redirects, links)
+  // turns it into a protocol-relative URL of another host.
+  if (!candidate.pathname.startsWith("//")) {
+    const allowList = [...policy.allowedReturnUrls, `${policy.publicBaseUrl}/self-service`];
+    for (const entry of allowList) {
+      const allowed = new URL(entry);
+      if (
+        allowed.protocol === candidate.protocol &&
+        hostAllowed(candidate, allowed) &&
+        candidate.pathname.startsWith(allowed.pathname)
+      ) {
+        return candidate.toString();
+      }
     }
   }
   throw badRequest(
