@@ -1,5 +1,9 @@
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  browserDestination,
+  redirectTricks,
+} from "../../identity-server/src/test-support/redirect-tricks.ts";
 import { buildDemoPortal } from "./app.ts";
 import { loadDemoConfig } from "./config.ts";
 import { DemoBrowser } from "./test-support/demo-browser.ts";
@@ -154,6 +158,20 @@ describe("sign-in", () => {
       "/agency-selection",
     );
   });
+
+  it("after sign-in sends the browser only to its own site, for every trick of the shared table", async () => {
+    for (const { value, why } of redirectTricks(demoPublicUrl)) {
+      const browser = new DemoBrowser(demo);
+      const { callback } = await signIn(browser, value);
+      const location = String(callback.headers.location);
+      const label = `${JSON.stringify(value)} (${why}) -> ${location}`;
+      expect(callback.statusCode, label).toBe(303);
+      expect(browserDestination(location, `${demoPublicUrl}/auth/callback`), label).toBe(
+        demoPublicUrl,
+      );
+    }
+    // One whole sign-in per trick: generous for a busy two-core machine.
+  }, 120_000);
 
   it("refuses a callback whose state does not match with a clear 400 page", async () => {
     const browser = new DemoBrowser(demo);
