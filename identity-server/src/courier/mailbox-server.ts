@@ -1,7 +1,9 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { Kysely } from "kysely";
 import { refuseConnect } from "../http/client-errors.ts";
+import { redactingLogger } from "../http/log-redaction.ts";
 import { recordRoutes } from "../http/route-registry.ts";
+import { baseSecurityHeaders } from "../http/security-headers.ts";
 import { normalizeAddress } from "../identity/normalize.ts";
 import { listMessages } from "../store/courier-messages.ts";
 import type { Database } from "../store/schema.ts";
@@ -24,7 +26,7 @@ export function createMailboxServer(
   logger: FastifyBaseLogger,
 ): FastifyInstance {
   const app = Fastify({
-    loggerInstance: logger,
+    loggerInstance: redactingLogger(logger),
     logController: new LogController({ disableRequestLogging: true }),
   });
   recordRoutes(app);
@@ -36,14 +38,14 @@ export function createMailboxServer(
   const load = (to: string) =>
     listMessages(db, { recipient: to || undefined }, shownMessages, undefined);
 
+  // The page shows every code and link sent: never cached, framed or given powerful features.
   app.addHook("onSend", async (_request, reply) => {
-    reply.header("x-content-type-options", "nosniff");
+    reply.headers(baseSecurityHeaders);
     reply.header(
       "content-security-policy",
-      "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'",
+      "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
     );
     reply.header("referrer-policy", "no-referrer");
-    reply.header("cache-control", "no-store");
   });
 
   app.get("/", async (request, reply) => {

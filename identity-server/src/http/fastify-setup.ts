@@ -8,9 +8,11 @@ import {
   refuseConnect,
 } from "./client-errors.ts";
 import { HerodotError } from "./errors.ts";
+import { redactingLogger } from "./log-redaction.ts";
 import { parseQueryString } from "./query-string.ts";
 import { originForm } from "./request-target.ts";
 import { recordRoutes } from "./route-registry.ts";
+import { baseSecurityHeaders } from "./security-headers.ts";
 import { sendError } from "../flows/errors.ts";
 
 export const bodyLimitBytes = 64 * 1024;
@@ -32,7 +34,7 @@ function routeMatches(pattern: string, path: string): boolean {
  */
 export async function createFastify(logger: FastifyBaseLogger): Promise<FastifyInstance> {
   const app = Fastify({
-    loggerInstance: logger,
+    loggerInstance: redactingLogger(logger),
     bodyLimit: bodyLimitBytes,
     trustProxy: trustedProxies,
     requestIdHeader: "x-correlation-id",
@@ -66,6 +68,7 @@ export async function createFastify(logger: FastifyBaseLogger): Promise<FastifyI
   // Callback style: an async hook costs a promise per request.
   app.addHook("onRequest", (request, reply, done) => {
     reply.header("x-correlation-id", request.id);
+    reply.headers(baseSecurityHeaders);
     done();
   });
 

@@ -11,8 +11,10 @@ import {
   clientErrorStatus,
   refuseConnect,
 } from "../../http/client-errors.ts";
+import { redactingLogger } from "../../http/log-redaction.ts";
 import { originForm } from "../../http/request-target.ts";
 import { recordRoutes } from "../../http/route-registry.ts";
+import { registerBaseSecurityHeaders } from "../../http/security-headers.ts";
 import { UsedChallengeError } from "../challenges/interactions.ts";
 import { internalError, isHydraError, unauthorized, HydraError } from "../hydra-error.ts";
 
@@ -38,7 +40,7 @@ export async function createAdminApp(
   adminToken: string | undefined,
 ): Promise<FastifyInstance> {
   const app = Fastify({
-    loggerInstance: logger,
+    loggerInstance: redactingLogger(logger),
     bodyLimit: bodyLimitBytes,
     requestIdHeader: "x-correlation-id",
     genReqId: () => randomUUID(),
@@ -69,6 +71,7 @@ export async function createAdminApp(
   app.removeAllContentTypeParsers();
   app.addContentTypeParser("*", { parseAs: "buffer" }, (_request, body, done) => done(null, body));
 
+  registerBaseSecurityHeaders(app);
   app.addHook("onRequest", (request, _reply, done) => {
     const open = !adminToken || request.url.startsWith("/health/");
     if (open || bearerMatches(request.headers.authorization, adminToken)) done();
