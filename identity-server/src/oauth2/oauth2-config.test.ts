@@ -24,6 +24,10 @@ describe("OAuth2 configuration", () => {
         loginConsentRequestMs: 1_800_000,
         authenticationSessionMs: 720 * 3_600_000,
       },
+      clientAuthLimits: {
+        perClient: { max: 20, windowMs: 900_000 },
+        perIp: { max: 50, windowMs: 900_000 },
+      },
       seedClient: undefined,
     });
   });
@@ -47,6 +51,9 @@ describe("OAuth2 configuration", () => {
       IDENTITY_OAUTH2_AUTH_CODE_LIFESPAN: "1m",
       IDENTITY_OAUTH2_LOGIN_CONSENT_REQUEST_LIFESPAN: "10m",
       IDENTITY_OAUTH2_AUTHENTICATION_SESSION_LIFESPAN: "12h",
+      IDENTITY_RATE_LIMIT_OAUTH2_CLIENT_AUTH_PER_CLIENT: "0",
+      IDENTITY_RATE_LIMIT_OAUTH2_CLIENT_AUTH_PER_IP: "7",
+      IDENTITY_RATE_LIMIT_OAUTH2_CLIENT_AUTH_WINDOW: "1h",
       IDENTITY_OAUTH2_SEED_CLIENT: JSON.stringify({
         client_id: "demo",
         client_secret: "demo-secret",
@@ -70,6 +77,10 @@ describe("OAuth2 configuration", () => {
         loginConsentRequestMs: 600_000,
         authenticationSessionMs: 43_200_000,
       },
+      clientAuthLimits: {
+        perClient: { max: 0, windowMs: 3_600_000 },
+        perIp: { max: 7, windowMs: 3_600_000 },
+      },
       seedClient: { client_id: "demo", skip_consent: true },
     });
   });
@@ -82,6 +93,18 @@ describe("OAuth2 configuration", () => {
       [{ IDENTITY_ADMIN_TOKEN: "short" }, /IDENTITY_ADMIN_TOKEN: must be at least 16/],
       [{ IDENTITY_OAUTH2_ACCESS_TOKEN_LIFESPAN: "soon" }, /IDENTITY_OAUTH2_ACCESS_TOKEN_LIFESPAN/],
       [{ IDENTITY_OAUTH2_SEED_CLIENT: "{" }, /IDENTITY_OAUTH2_SEED_CLIENT: must be a JSON object/],
+      [
+        { IDENTITY_RATE_LIMIT_OAUTH2_CLIENT_AUTH_PER_CLIENT: "-1" },
+        /IDENTITY_RATE_LIMIT_OAUTH2_CLIENT_AUTH_PER_CLIENT: must be 0 \(off\) or more/,
+      ],
+      [
+        { IDENTITY_RATE_LIMIT_OAUTH2_CLIENT_AUTH_PER_IP: "many" },
+        /IDENTITY_RATE_LIMIT_OAUTH2_CLIENT_AUTH_PER_IP: must be a whole number/,
+      ],
+      [
+        { IDENTITY_RATE_LIMIT_OAUTH2_CLIENT_AUTH_WINDOW: "0s" },
+        /IDENTITY_RATE_LIMIT_OAUTH2_CLIENT_AUTH_WINDOW/,
+      ],
       [
         { IDENTITY_OAUTH2_SEED_CLIENT: JSON.stringify({ client_id: "x" }) },
         /IDENTITY_OAUTH2_SEED_CLIENT: .*redirect_uris/,

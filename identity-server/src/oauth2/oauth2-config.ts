@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { parseDuration } from "../config/duration.ts";
+import type { ClientAuthLimitRules } from "./clients/client-auth-limits.ts";
 
 /** The Hydra-compatible OAuth2 service's settings (environment variables IDENTITY_OAUTH2_*). */
 export interface OAuth2Config {
@@ -22,6 +23,8 @@ export interface OAuth2Config {
   /** Hydra's `oauth2.pkce.enforced`: PKCE for every client, not only public ones. */
   pkceEnforced: boolean;
   lifespans: OAuth2Lifespans;
+  /** Budgets of hashed client secret checks per client id and per client IP. */
+  clientAuthLimits: ClientAuthLimitRules;
   /** A first-party client registered (upserted) at every start-up. */
   seedClient: SeedClient | undefined;
 }
@@ -83,6 +86,12 @@ const duration = z
     return ms;
   });
 
+const limitCount = z.coerce
+  .number({ message: "must be a whole number (0 turns the limit off)" })
+  .int("must be a whole number (0 turns the limit off)")
+  .min(0, "must be 0 (off) or more")
+  .max(1_000_000, "must be at most 1000000");
+
 const seedClientSchema = z
   .object({
     client_id: z.string().trim().min(1),
@@ -137,6 +146,9 @@ export const oauth2EnvShape = {
   IDENTITY_OAUTH2_LOGIN_CONSENT_REQUEST_LIFESPAN: duration.default(1_800_000),
   IDENTITY_OAUTH2_AUTHENTICATION_SESSION_LIFESPAN: duration.default(720 * 3_600_000),
   IDENTITY_OAUTH2_SEED_CLIENT: seedClient.optional(),
+  IDENTITY_RATE_LIMIT_OAUTH2_CLIENT_AUTH_PER_CLIENT: limitCount.default(20),
+  IDENTITY_RATE_LIMIT_OAUTH2_CLIENT_AUTH_PER_IP: limitCount.default(50),
+  IDENTITY_RATE_LIMIT_OAUTH2_CLIENT_AUTH_WINDOW: duration.default(15 * 60_000),
 };
 
 type OAuth2Env = z.infer<z.ZodObject<typeof oauth2EnvShape>>;
@@ -162,6 +174,16 @@ export function oauth2ConfigFrom(env: OAuth2Env): OAuth2Config {
       authorizationCodeMs: env.IDENTITY_OAUTH2_AUTH_CODE_LIFESPAN,
       loginConsentRequestMs: env.IDENTITY_OAUTH2_LOGIN_CONSENT_REQUEST_LIFESPAN,
       authenticationSessionMs: env.IDENTITY_OAUTH2_AUTHENTICATION_SESSION_LIFESPAN,
+    },
+    clientAuthLimits: {
+      perClient: {
+        max: env.IDENTITY_RATE_LIMIT_OAUTH2_CLIENT_AUTH_PER_CLIENT,
+        windowMs: env.IDENTITY_RATE_LIMIT_OAUTH2_CLIENT_AUTH_WINDOW,
+      },
+      perIp: {
+        max: env.IDENTITY_RATE_LIMIT_OAUTH2_CLIENT_AUTH_PER_IP,
+        windowMs: env.IDENTITY_RATE_LIMIT_OAUTH2_CLIENT_AUTH_WINDOW,
+      },
     },
     seedClient: env.IDENTITY_OAUTH2_SEED_CLIENT,
   };

@@ -27,6 +27,7 @@ import {
   type RedirectTo,
 } from "./challenges/login-requests.ts";
 import type { AcceptLoginBody, RejectBody } from "./challenges/request-bodies.ts";
+import { ClientAuthLimits } from "./clients/client-auth-limits.ts";
 import { allClientScopes } from "./clients/client-store.ts";
 import { upsertSeedClient, type ClientServiceDeps } from "./clients/client-service.ts";
 import { deriveKey } from "./crypto/derived-keys.ts";
@@ -171,6 +172,7 @@ export async function startOAuth2Service(
         issuer,
         keys,
         cookieKeys: [deriveKey(options.secret, "cookie keys").toString("base64url")],
+        clientAuthLimits: new ClientAuthLimits(config.clientAuthLimits, () => now().getTime()),
         endIdentityProviderSessions,
       },
       await allClientScopes(db),

@@ -1,5 +1,6 @@
 import Provider, { errors, type Configuration } from "oidc-provider";
 import type { Logger } from "pino";
+import type { ClientAuthLimits } from "../clients/client-auth-limits.ts";
 import type { ClientExtras } from "../clients/client-metadata.ts";
 import { extraClientProperties } from "../clients/client-metadata.ts";
 import type { PrivateJwk } from "../crypto/signing-keys.ts";
@@ -26,6 +27,7 @@ import {
 } from "./logout-handling.ts";
 import { injectedConsentMarker, offlineAccessPrompt } from "./offline-access-prompt.ts";
 import { applyProviderOverrides } from "./provider-overrides.ts";
+import { revocationAnswer } from "./revocation-answer.ts";
 import { tokenErrorCodes } from "./token-error-codes.ts";
 import { tokenLifespans } from "./token-lifespans.ts";
 
@@ -37,6 +39,8 @@ export interface ProviderDeps {
   issuer: string;
   keys: PrivateJwk[];
   cookieKeys: string[];
+  /** Kept by the service, so a rebuilt provider keeps counting the same secret checks. */
+  clientAuthLimits: ClientAuthLimits;
   endIdentityProviderSessions(sessionIds: string[]): Promise<void>;
 }
 
@@ -172,13 +176,14 @@ export function buildProvider(deps: ProviderDeps, scopes: Iterable<string>): Pro
   const provider = new Provider(deps.issuer, configuration);
   // Behind a TLS-terminating proxy the issuer is https while the listener speaks http.
   provider.proxy = deps.issuer.startsWith("https:");
-  applyProviderOverrides(provider);
+  applyProviderOverrides(provider, deps.clientAuthLimits);
   registerClientCredentialsGrant(provider);
   registerJwtBearerGrant(provider, { db, now, tokenUrl: `${deps.issuer}${routes.token}` });
 
   provider.use(notFoundAsJson);
   provider.use(resumeWithoutQuery);
   provider.use(tokenErrorCodes(routes.token));
+  provider.use(revocationAnswer(routes.revocation));
   provider.use(offlineAccessPrompt(authorizationPath));
   provider.use(loginSessionRecorder(db, config.lifespans));
   provider.use(logoutVerifier({ ...deps }));
