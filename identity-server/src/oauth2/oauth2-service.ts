@@ -36,6 +36,7 @@ import { answerPublicHealth, registerAdminHealthRoutes } from "./health.ts";
 import { HydraError, invalidClientMetadata, invalidRedirectUri } from "./hydra-error.ts";
 import type { OAuth2Config } from "./oauth2-config.ts";
 import { ProviderHolder } from "./provider/provider-holder.ts";
+import { setOAuth2PublicHeaders } from "./public-security-headers.ts";
 import { startExpiryCleanup } from "./store/expiry-cleanup.ts";
 import { migrateOAuth2 } from "./store/oauth2-migrations.ts";
 import type { OAuth2Db } from "./store/oauth2-tables.ts";
@@ -131,6 +132,7 @@ export async function startOAuth2Service(
   const publicServer = createServer((req, res) => {
     // An absolute-form target (`GET http://host/path`) is routed as its path and query.
     req.url = originForm(req.url ?? "/");
+    setOAuth2PublicHeaders(res);
     const path = (req.url ?? "/").split("?")[0] ?? "/";
     void answerPublicHealth(db, req.method, path, res).then((answered) => {
       if (answered) return;

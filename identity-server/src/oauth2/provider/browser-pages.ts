@@ -50,6 +50,12 @@ export function sendBrowserError(
 }
 
 /**
+ * The auto-submit form's only script. The public listener's Content-Security-Policy allows exactly
+ * this script by its hash (public-security-headers.ts), so no other inline script may run.
+ */
+export const autoSubmitScript = "document.forms[0].submit()";
+
+/**
  * A form that posts itself (with a button for browsers without JavaScript). Used to finish a
  * logout: oidc-provider ends the session only on a POST that carries the session's xsrf secret.
  */
@@ -73,6 +79,6 @@ export function sendAutoSubmitForm(
 ${inputs}
 <noscript><button type="submit">Continue</button></noscript>
 </form>
-<script>document.forms[0].submit()</script>`,
+<script>${autoSubmitScript}</script>`,
   );
 }
