@@ -168,9 +168,9 @@ describe("the budget of hashed secret checks per client", () => {
   let service: OAuth2TestService;
   beforeAll(async () => {
     service = await startOAuth2TestService({
-      IDENTITY_RATE_LIMIT_OAUTH2_CLIENT_AUTH_PER_CLIENT: "3",
-      IDENTITY_RATE_LIMIT_OAUTH2_CLIENT_AUTH_PER_IP: "0",
-      IDENTITY_RATE_LIMIT_OAUTH2_CLIENT_AUTH_WINDOW: "10m",
+      IDENTITY_RATE_LIMIT_CLIENT_AUTH_PER_CLIENT: "3",
+      IDENTITY_RATE_LIMIT_CLIENT_AUTH_PER_IP: "0",
+      IDENTITY_RATE_LIMIT_CLIENT_AUTH_WINDOW: "10m",
     });
   });
   afterAll(() => service.stop());
@@ -249,8 +249,8 @@ describe("the budget of hashed secret checks per IP", () => {
   let service: OAuth2TestService;
   beforeAll(async () => {
     service = await startOAuth2TestService({
-      IDENTITY_RATE_LIMIT_OAUTH2_CLIENT_AUTH_PER_CLIENT: "0",
-      IDENTITY_RATE_LIMIT_OAUTH2_CLIENT_AUTH_PER_IP: "3",
+      IDENTITY_RATE_LIMIT_CLIENT_AUTH_PER_CLIENT: "0",
+      IDENTITY_RATE_LIMIT_CLIENT_AUTH_PER_IP: "3",
     });
   });
   afterAll(() => service.stop());
@@ -289,8 +289,8 @@ describe("with both limits off (0)", () => {
   let service: OAuth2TestService;
   beforeAll(async () => {
     service = await startOAuth2TestService({
-      IDENTITY_RATE_LIMIT_OAUTH2_CLIENT_AUTH_PER_CLIENT: "0",
-      IDENTITY_RATE_LIMIT_OAUTH2_CLIENT_AUTH_PER_IP: "0",
+      IDENTITY_RATE_LIMIT_CLIENT_AUTH_PER_CLIENT: "0",
+      IDENTITY_RATE_LIMIT_CLIENT_AUTH_PER_IP: "0",
     });
   });
   afterAll(() => service.stop());

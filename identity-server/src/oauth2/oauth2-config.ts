@@ -146,9 +146,9 @@ export const oauth2EnvShape = {
   IDENTITY_OAUTH2_LOGIN_CONSENT_REQUEST_LIFESPAN: duration.default(1_800_000),
   IDENTITY_OAUTH2_AUTHENTICATION_SESSION_LIFESPAN: duration.default(720 * 3_600_000),
   IDENTITY_OAUTH2_SEED_CLIENT: seedClient.optional(),
-  IDENTITY_RATE_LIMIT_OAUTH2_CLIENT_AUTH_PER_CLIENT: limitCount.default(20),
-  IDENTITY_RATE_LIMIT_OAUTH2_CLIENT_AUTH_PER_IP: limitCount.default(50),
-  IDENTITY_RATE_LIMIT_OAUTH2_CLIENT_AUTH_WINDOW: duration.default(15 * 60_000),
+  IDENTITY_RATE_LIMIT_CLIENT_AUTH_PER_CLIENT: limitCount.default(20),
+  IDENTITY_RATE_LIMIT_CLIENT_AUTH_PER_IP: limitCount.default(50),
+  IDENTITY_RATE_LIMIT_CLIENT_AUTH_WINDOW: duration.default(15 * 60_000),
 };
 
 type OAuth2Env = z.infer<z.ZodObject<typeof oauth2EnvShape>>;
@@ -177,12 +177,12 @@ export function oauth2ConfigFrom(env: OAuth2Env): OAuth2Config {
     },
     clientAuthLimits: {
       perClient: {
-        max: env.IDENTITY_RATE_LIMIT_OAUTH2_CLIENT_AUTH_PER_CLIENT,
-        windowMs: env.IDENTITY_RATE_LIMIT_OAUTH2_CLIENT_AUTH_WINDOW,
+        max: env.IDENTITY_RATE_LIMIT_CLIENT_AUTH_PER_CLIENT,
+        windowMs: env.IDENTITY_RATE_LIMIT_CLIENT_AUTH_WINDOW,
       },
       perIp: {
-        max: env.IDENTITY_RATE_LIMIT_OAUTH2_CLIENT_AUTH_PER_IP,
-        windowMs: env.IDENTITY_RATE_LIMIT_OAUTH2_CLIENT_AUTH_WINDOW,
+        max: env.IDENTITY_RATE_LIMIT_CLIENT_AUTH_PER_IP,
+        windowMs: env.IDENTITY_RATE_LIMIT_CLIENT_AUTH_WINDOW,
       },
     },
     seedClient: env.IDENTITY_OAUTH2_SEED_CLIENT,
