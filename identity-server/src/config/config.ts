@@ -28,6 +28,8 @@ export interface IdentityServerConfig {
   dataDir: string;
   schemaPath: string;
   passwordMinLength: number;
+  /** The product's words (its name…) a password may not be built on (NIST SP 800-63B context words). */
+  passwordContextWords: string[];
   sessionLifespanMs: number;
   flowLifespanMs: number;
   secret: string | undefined;
@@ -161,6 +163,15 @@ const envSchema = z.object({
   IDENTITY_DATA_DIR: z.string().trim().min(1).default("./data"),
   IDENTITY_SCHEMA_PATH: z.string().trim().min(1).default(defaultSchemaPath),
   IDENTITY_PASSWORD_MIN_LENGTH: z.coerce.number().int().min(6).max(1024).default(12),
+  IDENTITY_PASSWORD_CONTEXT_WORDS: z
+    .string()
+    .default("agency,portal,sso,signin,login")
+    .transform((value) =>
+      value
+        .split(",")
+        .map((entry) => entry.trim())
+        .filter((entry) => entry !== ""),
+    ),
   IDENTITY_SESSION_LIFESPAN: duration.default(24 * 3_600_000),
   IDENTITY_FLOW_LIFESPAN: duration.default(3_600_000),
   IDENTITY_SECRET: z.string().min(32, "must be at least 32 characters long").optional(),
@@ -230,6 +241,11 @@ export function loadConfig(env: Record<string, string | undefined>): IdentitySer
     dataDir: path.resolve(e.IDENTITY_DATA_DIR),
     schemaPath: path.resolve(e.IDENTITY_SCHEMA_PATH),
     passwordMinLength: e.IDENTITY_PASSWORD_MIN_LENGTH,
+    // The authenticator apps' issuer is the product's name as people see it: a context word too.
+    passwordContextWords: [
+      ...e.IDENTITY_PASSWORD_CONTEXT_WORDS,
+      ...(e.IDENTITY_TOTP_ISSUER ? [e.IDENTITY_TOTP_ISSUER] : []),
+    ],
     sessionLifespanMs: e.IDENTITY_SESSION_LIFESPAN,
     flowLifespanMs: e.IDENTITY_FLOW_LIFESPAN,
     secret: e.IDENTITY_SECRET,

@@ -1,34 +1,90 @@
 import { describe, expect, it } from "vitest";
+import { blocklistSize } from "./common-passwords.ts";
 import { passwordPolicyViolation } from "./policy.ts";
 
-describe("password policy", () => {
+const policy = { minLength: 12, productWords: ["agency", "portal", "sso"] };
+const idOf = (password: string, identifier = "a@example.com") =>
+  passwordPolicyViolation(password, identifier, policy)?.id;
+
+describe("password policy: Kratos' rules", () => {
   it("counts the minimum length in bytes (4000032)", () => {
-    expect(passwordPolicyViolation("short", "a@example.com", 12)).toMatchObject({
+    expect(passwordPolicyViolation("short", "a@example.com", policy)).toMatchObject({
       id: 4000032,
       text: "The password must be at least 12 characters long, but got 5.",
       context: { min_length: 12, actual_length: 5 },
     });
-    // Six two-byte characters are 12 bytes, as Kratos counts them.
-    expect(passwordPolicyViolation("ééééééxyz-42", "a@example.com", 12)).toBeUndefined();
+    // Five two-byte characters and two one-byte ones are 12 bytes, as Kratos counts them.
+    expect(idOf("ñandú-café-42")).toBeUndefined();
+    expect(idOf("ñandú-42")).toBe(4000032);
   });
 
   it("rejects passwords close to the identifier (4000031)", () => {
-    expect(passwordPolicyViolation("Jane.Doe@Example.com1", "jane.doe@example.com", 12)?.id).toBe(
-      4000031,
-    );
-    expect(passwordPolicyViolation("Xjane.doe@example!", "jane.doe@example.com", 12)?.id).toBe(
-      4000031,
-    );
-    expect(
-      passwordPolicyViolation("unrelated-Horse-77", "jane.doe@example.com", 12),
-    ).toBeUndefined();
+    expect(idOf("Jane.Doe@Example.com1", "jane.doe@example.com")).toBe(4000031);
+    expect(idOf("Xjane.doe@example!", "jane.doe@example.com")).toBe(4000031);
+    expect(idOf("unrelated-Horse-77", "jane.doe@example.com")).toBeUndefined();
   });
 
-  it("rejects passwords on the common/breached list (4000034), case-insensitively", () => {
-    expect(passwordPolicyViolation("qwerty123456", "a@example.com", 12)).toMatchObject({
+  it("rejects passwords on the breached list (4000034), case-insensitively", () => {
+    expect(passwordPolicyViolation("qwerty123456", "a@example.com", policy)).toMatchObject({
       id: 4000034,
+      text: "The password has been found in data breaches and must no longer be used.",
       context: { breaches: 1 },
     });
-    expect(passwordPolicyViolation("QWERTY123456", "a@example.com", 12)?.id).toBe(4000034);
+    expect(idOf("QWERTY123456")).toBe(4000034);
+  });
+});
+
+describe("password policy: NIST SP 800-63B's rules", () => {
+  it("rejects repetitive characters (4000034)", () => {
+    for (const password of ["aaaaaaaaaaaa", " ".repeat(12), "Aa1!Aa1!Aa1!", "xyzxyzxyzxyzX"]) {
+      expect(idOf(password), password).toBe(4000034);
+    }
+  });
+
+  it("rejects sequential characters, keyboard rows and years (4000034)", () => {
+    for (const password of ["abcdefghijkl", "9876543210zyx", "qwertyuiop12", "abc123xyz789"]) {
+      expect(idOf(password), password).toBe(4000034);
+    }
+  });
+
+  it("rejects the e-mail's parts with little else (4000031), look-alikes included", () => {
+    const email = "jane.doe@example.com";
+    expect(idOf("jane.doe12345678", email)).toBe(4000031);
+    expect(idOf("J4n3D0e-2024!", email)).toBe(4000031);
+    expect(idOf("Example!2024ab", email)).toBe(4000031);
+    // The same words with enough of something else are fine.
+    expect(idOf("Jane-Correct-Horse-9", email)).toBeUndefined();
+  });
+
+  it("rejects the product's name with little else (4000034)", () => {
+    expect(idOf("Portal-2024!!x")).toBe(4000034);
+    expect(idOf("AgencySSO!1234")).toBe(4000034);
+    expect(idOf("Portal-Correct-Horse-9")).toBeUndefined();
+  });
+
+  it("rejects a dictionary word or breached password dressed up with a few characters (4000034)", () => {
+    for (const password of ["Password2024!", "P@ssw0rd2024!", "!!Washington12", "Dragonfly1234"]) {
+      expect(idOf(password), password).toBe(4000034);
+    }
+    // A word with enough unpredictable characters around it passes.
+    expect(idOf("Washington!Xk29q")).toBeUndefined();
+  });
+
+  it("accepts passphrases and random passwords", () => {
+    for (const password of [
+      "Correct-Horse-Battery-9",
+      "correct-Horse-battery-2-staple",
+      "unrelated-Horse-77",
+      "Table!92817364",
+      "k8#Vq2!zR7mW",
+    ]) {
+      expect(idOf(password, "jane.doe@example.com"), password).toBeUndefined();
+    }
+  });
+
+  it("uses a blocklist larger than the breached-password list alone", () => {
+    // @zxcvbn-ts/language-common has 49,233 breached passwords; the English words come on top.
+    expect(blocklistSize()).toBeGreaterThan(150_000);
+    expect(idOf("internationalization")).toBe(4000034);
   });
 });

@@ -74,7 +74,10 @@ export async function passwordRegistration(
     const derived = ctx.schema.derive(traits);
     if (derived.passwordIdentifiers.length === 0) throw ValidationError.of("", uiText(4000009));
     for (const identifier of derived.passwordIdentifiers) {
-      const violation = passwordPolicyViolation(password, identifier, ctx.config.passwordMinLength);
+      const violation = passwordPolicyViolation(password, identifier, {
+        minLength: ctx.config.passwordMinLength,
+        productWords: ctx.config.passwordContextWords,
+      });
       if (violation) throw ValidationError.of("password", violation);
     }
 

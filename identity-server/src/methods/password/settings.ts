@@ -51,7 +51,10 @@ export async function passwordSettingsUpdate(
     }
     const identifiers = ctx.schema.derive(identity.traits).passwordIdentifiers;
     for (const identifier of identifiers.length > 0 ? identifiers : [""]) {
-      const violation = passwordPolicyViolation(password, identifier, ctx.config.passwordMinLength);
+      const violation = passwordPolicyViolation(password, identifier, {
+        minLength: ctx.config.passwordMinLength,
+        productWords: ctx.config.passwordContextWords,
+      });
       if (violation) throw ValidationError.of("password", violation);
     }
     const now = ctx.now();
