@@ -6,6 +6,7 @@ import { requestedPrompts } from "../provider/offline-access-prompt.ts";
 import { addMs } from "../time.ts";
 import { revokeGrants } from "../tokens/token-rows.ts";
 import type { ChallengeDeps } from "./challenge-deps.ts";
+import { verifierRedirect } from "./challenge-verifiers.ts";
 import { rejectRequest } from "./reject-request.ts";
 import { clientView } from "./client-view.ts";
 import {
@@ -151,7 +152,7 @@ export async function acceptConsentRequest(
 
   interaction.result = { ...interaction.lastSubmission, consent: { grantId } };
   await interaction.persist();
-  return { redirect_to: interaction.returnTo };
+  return verifierRedirect(deps, interaction, "consent");
 }
 
 export function rejectConsentRequest(

@@ -4,6 +4,7 @@ import { visitLoginUi } from "../provider/interaction-policy.ts";
 import { epochSeconds } from "../time.ts";
 import { deleteProviderSessions } from "../tokens/token-rows.ts";
 import type { ChallengeDeps } from "./challenge-deps.ts";
+import { verifierRedirect } from "./challenge-verifiers.ts";
 import { rejectRequest } from "./reject-request.ts";
 import { clientView } from "./client-view.ts";
 import {
@@ -135,7 +136,7 @@ export async function acceptLoginRequest(
   };
   interaction.result = { login: result };
   await interaction.persist();
-  return { redirect_to: interaction.returnTo };
+  return verifierRedirect(deps, interaction, "login");
 }
 
 export function rejectLoginRequest(

@@ -3,6 +3,7 @@ import { resourceNotFound } from "../hydra-error.ts";
 import type { OAuth2Db, OAuth2LogoutRequestsTable } from "../store/oauth2-tables.ts";
 import { addMs, isoSeconds } from "../time.ts";
 import type { ChallengeDeps } from "./challenge-deps.ts";
+import { newSecret, secretHash } from "./challenge-verifiers.ts";
 import { clientView } from "./client-view.ts";
 import { UsedChallengeError } from "./interactions.ts";
 import type { RedirectTo } from "./login-requests.ts";
@@ -10,6 +11,8 @@ import type { RedirectTo } from "./login-requests.ts";
 // RP-initiated logout: oidc-provider validates the request (id_token_hint, registered
 // post_logout_redirect_uri) and stores an xsrf secret in the browser session; instead of rendering
 // its own confirmation page it hands over here, and the logout UI answers through the admin API.
+// Like login and consent, the request is bound to the browser that started it (the hash of its
+// logout CSRF cookie) and accepting it yields a single-use verifier kept only as a hash.
 
 /** Hydra's oAuth2LogoutRequest. */
 export interface OAuth2LogoutRequest {
@@ -30,6 +33,8 @@ export interface NewLogoutRequest {
   requestUrl: string;
   rpInitiated: boolean;
   xsrf: string;
+  /** The logout CSRF value given to the browser that started the logout. */
+  csrf: string;
 }
 
 export async function createLogoutRequest(
@@ -43,7 +48,9 @@ export async function createLogoutRequest(
     .insertInto("oauth2_logout_requests")
     .values({
       challenge,
-      verifier: randomId(),
+      // A stand-in nobody knows (the column is unique); accepting issues the real verifier.
+      verifier_hash: secretHash(newSecret()),
+      csrf_hash: secretHash(request.csrf),
       subject: request.subject,
       sid: request.sid,
       client_id: request.clientId ?? null,
@@ -94,14 +101,16 @@ export async function acceptLogoutRequest(
   deps: ChallengeDeps,
   challenge: string,
 ): Promise<RedirectTo> {
-  const row = await loadLogoutRequest(deps, challenge);
+  await loadLogoutRequest(deps, challenge);
+  // Accepting again replaces the verifier: only the last answer's works.
+  const verifier = newSecret();
   await deps.db
     .updateTable("oauth2_logout_requests")
-    .set({ status: "accepted" })
+    .set({ status: "accepted", verifier_hash: secretHash(verifier) })
     .where("challenge", "=", challenge)
     .execute();
   const url = new URL(`${deps.issuer}/oauth2/sessions/logout`);
-  url.searchParams.set("logout_verifier", row.verifier);
+  url.searchParams.set("logout_verifier", verifier);
   return { redirect_to: url.href };
 }
 
@@ -115,19 +124,26 @@ export async function rejectLogoutRequest(deps: ChallengeDeps, challenge: string
     .execute();
 }
 
-/** Spends an accepted verifier once; returns the xsrf secret that completes the logout. */
+export interface SpentLogoutVerifier {
+  /** oidc-provider's secret that completes the logout of the browser session. */
+  xsrf: string;
+  /** The hash of the CSRF value of the browser that started the logout. */
+  csrfHash: string;
+}
+
+/** Spends an accepted verifier once (before the browser check, so it is gone either way). */
 export async function useLogoutVerifier(
   db: OAuth2Db,
   verifier: string,
   now: Date,
-): Promise<string | undefined> {
+): Promise<SpentLogoutVerifier | undefined> {
   const row = await db
     .updateTable("oauth2_logout_requests")
     .set({ status: "used" })
-    .where("verifier", "=", verifier)
+    .where("verifier_hash", "=", secretHash(verifier))
     .where("status", "=", "accepted")
     .where("expires_at", ">", now.toISOString())
-    .returning("xsrf")
+    .returning(["xsrf", "csrf_hash"])
     .executeTakeFirst();
-  return row?.xsrf;
+  return row && { xsrf: row.xsrf, csrfHash: row.csrf_hash };
 }

@@ -1,10 +1,12 @@
 import type { ChallengeDeps } from "./challenge-deps.ts";
+import { verifierRedirect } from "./challenge-verifiers.ts";
 import { loadInteraction, type ChallengeKind } from "./interactions.ts";
 import { readRejectBody, rejectionResult } from "./request-bodies.ts";
 
 /**
  * Hydra's `PUT …/{login|consent}/reject`: the interaction ends with an OAuth2 error and the browser
- * goes back to the authorization endpoint, which sends it on to the client with that error.
+ * goes back to the authorization endpoint (with the verifier), which sends it on to the client
+ * with that error.
  */
 export async function rejectRequest(
   deps: ChallengeDeps,
@@ -16,5 +18,5 @@ export async function rejectRequest(
   const interaction = await loadInteraction(deps, challenge, kind);
   interaction.result = rejectionResult(reject, `${kind} request denied`);
   await interaction.persist();
-  return { redirect_to: interaction.returnTo };
+  return verifierRedirect(deps, interaction, kind);
 }

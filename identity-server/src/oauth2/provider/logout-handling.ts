@@ -1,17 +1,26 @@
 import type { Context, Next } from "koa";
 import type { Configuration, KoaContextWithOIDC } from "oidc-provider";
 import { deleteLoginSessions } from "../challenges/login-sessions.ts";
+import { newSecret } from "../challenges/challenge-verifiers.ts";
 import { createLogoutRequest, useLogoutVerifier } from "../challenges/logout-requests.ts";
 import type { OAuth2Config } from "../oauth2-config.ts";
 import type { OAuth2Db } from "../store/oauth2-tables.ts";
 import { sendAutoSubmitForm, sendBrowserError } from "./browser-pages.ts";
+import {
+  csrfCookieName,
+  csrfCookieProblem,
+  requestForbiddenDescription,
+  setCsrfCookie,
+} from "./csrf-cookies.ts";
 
 // Hydra's logout challenge on top of oidc-provider's RP-initiated logout:
 // 1. GET /oauth2/sessions/logout: oidc-provider validates the request and puts an xsrf secret into
-//    the browser session; `logoutSource` stores a logout request and redirects to the logout UI.
+//    the browser session; `logoutSource` stores a logout request, gives the browser a logout CSRF
+//    cookie and redirects to the logout UI.
 // 2. The logout UI accepts through the admin API and sends the browser to
-//    /oauth2/sessions/logout?logout_verifier=…, which posts the xsrf secret to oidc-provider's own
-//    confirmation endpoint (so its session handling, back-channel logout and redirect apply).
+//    /oauth2/sessions/logout?logout_verifier=…; the verifier is spent and, only if this browser
+//    has the CSRF cookie of step 1, the xsrf secret is posted to oidc-provider's own confirmation
+//    endpoint (so its session handling, back-channel logout and redirect apply).
 // 3. After that confirmation, the Hydra login session and the identity provider's session end.
 
 export interface LogoutDeps {
@@ -34,6 +43,7 @@ export function logoutSource(
     const { session, client } = ctx.oidc;
     if (!session) throw new Error("logout without a session context");
     const state = session.state as { secret?: string } | undefined;
+    const csrf = newSecret();
     const challenge = await createLogoutRequest(
       deps.db,
       {
@@ -43,10 +53,13 @@ export function logoutSource(
         requestUrl: new URL(ctx.originalUrl, `${deps.issuer}/`).href,
         rpInitiated: client !== undefined,
         xsrf: state?.secret ?? "",
+        csrf,
       },
       deps.now(),
       deps.config.lifespans.loginConsentRequestMs,
     );
+    const lifespanMs = deps.config.lifespans.loginConsentRequestMs;
+    setCsrfCookie(ctx, csrfCookieName("logout"), csrf, logoutPath, lifespanMs);
     const url = new URL(deps.config.logoutUrl);
     url.searchParams.set("logout_challenge", challenge);
     ctx.status = 303;
@@ -63,8 +76,8 @@ export function logoutVerifier(deps: LogoutDeps) {
       await next();
       return;
     }
-    const xsrf = await useLogoutVerifier(deps.db, verifier, deps.now());
-    if (!xsrf) {
+    const spent = await useLogoutVerifier(deps.db, verifier, deps.now());
+    if (!spent) {
       sendBrowserError(
         ctx,
         deps.config.errorUrl,
@@ -73,7 +86,21 @@ export function logoutVerifier(deps: LogoutDeps) {
       );
       return;
     }
-    sendAutoSubmitForm(ctx, `${deps.issuer}${logoutPath}/confirm`, { xsrf, logout: "yes" });
+    const problem = csrfCookieProblem(ctx, csrfCookieName("logout"), spent.csrfHash);
+    if (problem) {
+      sendBrowserError(
+        ctx,
+        deps.config.errorUrl,
+        "request_forbidden",
+        requestForbiddenDescription(problem),
+        403,
+      );
+      return;
+    }
+    sendAutoSubmitForm(ctx, `${deps.issuer}${logoutPath}/confirm`, {
+      xsrf: spent.xsrf,
+      logout: "yes",
+    });
   };
 }
 

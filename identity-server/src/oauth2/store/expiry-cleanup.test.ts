@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../store/database.ts";
 import type { Database } from "../../store/schema.ts";
 import { deleteExpired } from "./expiry-cleanup.ts";
-import { migrateOAuth2 } from "./oauth2-migrations.ts";
+import { migrateOAuth2, oauth2Migrations } from "./oauth2-migrations.ts";
 import type { OAuth2Db } from "./oauth2-tables.ts";
 import { payloadAdapterFactory } from "./payload-adapter.ts";
 
@@ -31,7 +31,7 @@ describe("OAuth2 migrations", () => {
   it("run once, in their own table", async () => {
     expect(await migrateOAuth2(db, () => start)).toEqual([]);
     const versions = await db.selectFrom("oauth2_migrations").select("version").execute();
-    expect(versions.map((row) => row.version)).toEqual([1]);
+    expect(versions.map((row) => row.version)).toEqual(oauth2Migrations.map((m) => m.version));
   });
 });
 

@@ -3,9 +3,9 @@ import { deleteExpiredPayloads } from "../tokens/token-rows.ts";
 import type { OAuth2Db } from "./oauth2-tables.ts";
 
 // Removes what can no longer be used: expired provider rows (sessions, challenges, codes, tokens,
-// grants), expired login sessions, logout requests and spent jwt-bearer jtis. Consent sessions stay
-// while their grant lives; revoking or expiring the grant makes them useless but keeps the record
-// (Hydra keeps handled flows too).
+// grants), expired login sessions, logout requests, challenge verifiers and spent jwt-bearer jtis.
+// Consent sessions stay while their grant lives; revoking or expiring the grant makes them useless
+// but keeps the record (Hydra keeps handled flows too).
 
 export async function deleteExpired(db: OAuth2Db, now: Date): Promise<number> {
   const at = now.toISOString();
@@ -13,6 +13,7 @@ export async function deleteExpired(db: OAuth2Db, now: Date): Promise<number> {
   for (const table of [
     "oauth2_login_sessions",
     "oauth2_logout_requests",
+    "oauth2_challenge_verifiers",
     "oauth2_seen_jtis",
   ] as const) {
     const result = await db.deleteFrom(table).where("expires_at", "<", at).executeTakeFirst();

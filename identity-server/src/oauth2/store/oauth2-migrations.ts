@@ -152,6 +152,41 @@ export const oauth2Migrations: Migration<OAuth2Tables>[] = [
         .execute();
     },
   },
+  {
+    version: 2,
+    name: "browser-bound-challenge-verifiers",
+    async up(db) {
+      // Hydra's login_verifier / consent_verifier: each challenge remembers the hash of the CSRF
+      // cookie given to the browser that started it and, once answered, the hash of its verifier.
+      await db.schema
+        .createTable("oauth2_challenge_verifiers")
+        .addColumn("challenge", "text", (c) => c.primaryKey())
+        .addColumn("kind", "text", (c) => c.notNull())
+        .addColumn("client_id", "text", (c) => c.notNull())
+        .addColumn("csrf_hash", "text", (c) => c.notNull())
+        .addColumn("verifier_hash", "text", (c) => c.unique())
+        .addColumn("verifier_used_at", "text")
+        .addColumn("expires_at", "text", (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex("oauth2_challenge_verifiers_expires_at")
+        .on("oauth2_challenge_verifiers")
+        .column("expires_at")
+        .execute();
+
+      // Logout verifiers were stored in plain text. Logout requests live minutes, so the open ones
+      // are dropped rather than carried over (their browsers start the logout again).
+      await db.deleteFrom("oauth2_logout_requests").execute();
+      await db.schema
+        .alterTable("oauth2_logout_requests")
+        .renameColumn("verifier", "verifier_hash")
+        .execute();
+      await db.schema
+        .alterTable("oauth2_logout_requests")
+        .addColumn("csrf_hash", "text", (c) => c.notNull().defaultTo(""))
+        .execute();
+    },
+  },
 ];
 
 /** Applies every OAuth2 migration not yet recorded in `oauth2_migrations`. */

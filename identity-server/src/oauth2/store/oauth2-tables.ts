@@ -84,9 +84,27 @@ export interface OAuth2ConsentSessionsTable {
   remember_until: string | null;
 }
 
+/**
+ * A login or consent challenge's binding to the browser that started it (Hydra's login/consent
+ * CSRF cookie) and, once the challenge is answered, its single-use verifier. Only hashes are kept.
+ */
+export interface OAuth2ChallengeVerifiersTable {
+  challenge: string;
+  /** "login" or "consent". */
+  kind: string;
+  client_id: string;
+  csrf_hash: string;
+  verifier_hash: string | null;
+  verifier_used_at: string | null;
+  expires_at: string;
+}
+
 export interface OAuth2LogoutRequestsTable {
   challenge: string;
-  verifier: string;
+  /** SHA-256 of the logout_verifier handed out on accept. */
+  verifier_hash: string;
+  /** SHA-256 of the logout CSRF cookie of the browser that started the logout. */
+  csrf_hash: string;
   subject: string;
   sid: string;
   client_id: string | null;
@@ -125,6 +143,7 @@ export interface OAuth2Tables {
   oauth2_login_sessions: OAuth2LoginSessionsTable;
   oauth2_consent_sessions: OAuth2ConsentSessionsTable;
   oauth2_logout_requests: OAuth2LogoutRequestsTable;
+  oauth2_challenge_verifiers: OAuth2ChallengeVerifiersTable;
   oauth2_trusted_issuers: OAuth2TrustedIssuersTable;
   oauth2_seen_jtis: OAuth2SeenJtisTable;
 }
