@@ -2,8 +2,9 @@ import type { Logger } from "pino";
 import type { Transport } from "./transport.ts";
 
 /**
- * The embedded default: the message is already stored, so the mailbox shows it; delivery only
- * prints the code on the console so a developer can sign in without opening the mailbox.
+ * The embedded default: the message is already stored, so the mailbox shows it. Delivery only
+ * notes it on the console, without the code: a log is read by more people than the mailbox (which
+ * listens on loopback only), and a code there would be a way into the account.
  */
 export function embeddedTransport(logger: Logger): Transport {
   return {
@@ -12,7 +13,6 @@ export function embeddedTransport(logger: Logger): Transport {
       logger.info(
         {
           recipient: message.recipient,
-          code: message.templateData.code,
           channel: message.channel,
           template_type: message.templateType,
         },
