@@ -6,6 +6,7 @@ describe("rate limit configuration", () => {
     expect(loadConfig({}).rateLimits).toEqual({
       passwordPerIdentifier: { max: 10, windowMs: 15 * 60_000 },
       passwordPerIp: { max: 100, windowMs: 15 * 60_000 },
+      passwordPerDevice: { max: 10, windowMs: 15 * 60_000 },
       codeSendsPerAddress: { max: 5, windowMs: 15 * 60_000 },
       secondFactorPerIdentity: { max: 10, windowMs: 10 * 60_000 },
     });
@@ -16,6 +17,7 @@ describe("rate limit configuration", () => {
       loadConfig({
         IDENTITY_RATE_LIMIT_PASSWORD_PER_IDENTIFIER: "0",
         IDENTITY_RATE_LIMIT_PASSWORD_PER_IP: "250",
+        IDENTITY_RATE_LIMIT_PASSWORD_PER_DEVICE: "4",
         IDENTITY_RATE_LIMIT_PASSWORD_WINDOW: "1h",
         IDENTITY_RATE_LIMIT_CODE_SENDS_PER_ADDRESS: "3",
         IDENTITY_RATE_LIMIT_CODE_SENDS_WINDOW: "1h30m",
@@ -25,6 +27,7 @@ describe("rate limit configuration", () => {
     ).toEqual({
       passwordPerIdentifier: { max: 0, windowMs: 3_600_000 },
       passwordPerIp: { max: 250, windowMs: 3_600_000 },
+      passwordPerDevice: { max: 4, windowMs: 3_600_000 },
       codeSendsPerAddress: { max: 3, windowMs: 5_400_000 },
       secondFactorPerIdentity: { max: 0, windowMs: 90_000 },
     });
@@ -33,6 +36,7 @@ describe("rate limit configuration", () => {
   it.each([
     ["IDENTITY_RATE_LIMIT_PASSWORD_PER_IDENTIFIER", "ten"],
     ["IDENTITY_RATE_LIMIT_PASSWORD_PER_IP", "-1"],
+    ["IDENTITY_RATE_LIMIT_PASSWORD_PER_DEVICE", "x"],
     ["IDENTITY_RATE_LIMIT_CODE_SENDS_PER_ADDRESS", "2.5"],
     ["IDENTITY_RATE_LIMIT_SECOND_FACTOR_PER_IDENTITY", "1e9"],
     ["IDENTITY_RATE_LIMIT_PASSWORD_WINDOW", "15"],

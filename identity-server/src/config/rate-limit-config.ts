@@ -13,6 +13,11 @@ export interface RateLimitConfig {
   passwordPerIdentifier: RateLimitRule;
   /** Wrong passwords per client IP (Fastify's request.ip under the server's trust-proxy setting). */
   passwordPerIp: RateLimitRule;
+  /**
+   * Wrong passwords per browser that signed in to the account before (its device cookie), counted
+   * instead of the identifier's and IP's, so strangers cannot lock the owner out of it.
+   */
+  passwordPerDevice: RateLimitRule;
   /** Codes sent per address: recovery, verification and second-factor login codes. */
   codeSendsPerAddress: RateLimitRule;
   /** Wrong second factors (TOTP, backup code, login code) per identity. */
@@ -41,6 +46,7 @@ const window = z
 export const rateLimitEnvShape = {
   IDENTITY_RATE_LIMIT_PASSWORD_PER_IDENTIFIER: count.default(10),
   IDENTITY_RATE_LIMIT_PASSWORD_PER_IP: count.default(100),
+  IDENTITY_RATE_LIMIT_PASSWORD_PER_DEVICE: count.default(10),
   IDENTITY_RATE_LIMIT_PASSWORD_WINDOW: window.default(15 * 60_000),
   IDENTITY_RATE_LIMIT_CODE_SENDS_PER_ADDRESS: count.default(5),
   IDENTITY_RATE_LIMIT_CODE_SENDS_WINDOW: window.default(15 * 60_000),
@@ -58,6 +64,10 @@ export function rateLimitConfigFrom(env: RateLimitEnv): RateLimitConfig {
       windowMs: passwordWindow,
     },
     passwordPerIp: { max: env.IDENTITY_RATE_LIMIT_PASSWORD_PER_IP, windowMs: passwordWindow },
+    passwordPerDevice: {
+      max: env.IDENTITY_RATE_LIMIT_PASSWORD_PER_DEVICE,
+      windowMs: passwordWindow,
+    },
     codeSendsPerAddress: {
       max: env.IDENTITY_RATE_LIMIT_CODE_SENDS_PER_ADDRESS,
       windowMs: env.IDENTITY_RATE_LIMIT_CODE_SENDS_WINDOW,

@@ -17,6 +17,7 @@ export function rateLimitersOf(ctx: ServerContext): RateLimiters {
     limiters = {
       passwordPerIdentifier: new SlidingWindowLimiter(rules.passwordPerIdentifier, now),
       passwordPerIp: new SlidingWindowLimiter(rules.passwordPerIp, now),
+      passwordPerDevice: new SlidingWindowLimiter(rules.passwordPerDevice, now),
       codeSendsPerAddress: new SlidingWindowLimiter(rules.codeSendsPerAddress, now),
       secondFactorPerIdentity: new SlidingWindowLimiter(rules.secondFactorPerIdentity, now),
     };
@@ -31,32 +32,54 @@ function longestWait(checks: LimitCheck[]): number | undefined {
 }
 
 /**
- * Before any password is looked at: refuses (9010007) while the identifier or the client IP has
- * used up its wrong passwords. Keyed by what was typed, so an unknown identifier is refused the
- * same way and at the same point as a known one, and no hash is computed while limited.
+ * Who is trying a password: the identifier as typed (normalised) and the client IP, and, for a
+ * browser whose device cookie names the account (src/rate-limit/device-cookie.ts), that device.
  */
-export function ensurePasswordAttemptAllowed(
-  ctx: ServerContext,
-  identifier: string,
-  ip: string,
-): void {
+export interface PasswordAttempt {
+  identifier: string;
+  ip: string;
+  /** Set only for a browser that signed in to this account before. */
+  device?: string | undefined;
+}
+
+/**
+ * Before any password is looked at: refuses (9010007) while the attempt's budget is used up. A
+ * known device has a budget of its own; everybody else shares the identifier's and the IP's, keyed
+ * by what was typed, so an unknown identifier is refused the same way and at the same point as a
+ * known one, and no hash is computed while limited.
+ */
+export function ensurePasswordAttemptAllowed(ctx: ServerContext, attempt: PasswordAttempt): void {
   const limiters = rateLimitersOf(ctx);
-  const wait = longestWait([
-    limiters.passwordPerIdentifier.check(identifier),
-    limiters.passwordPerIp.check(ip),
-  ]);
+  const wait = longestWait(
+    attempt.device !== undefined
+      ? [limiters.passwordPerDevice.check(attempt.device)]
+      : [
+          limiters.passwordPerIdentifier.check(attempt.identifier),
+          limiters.passwordPerIp.check(attempt.ip),
+        ],
+  );
   if (wait !== undefined) throw new RateLimitedError(tooManyAttemptsId, wait);
 }
 
-export function recordWrongPassword(ctx: ServerContext, identifier: string, ip: string): void {
+export function recordWrongPassword(ctx: ServerContext, attempt: PasswordAttempt): void {
   const limiters = rateLimitersOf(ctx);
-  limiters.passwordPerIdentifier.hit(identifier);
-  limiters.passwordPerIp.hit(ip);
+  if (attempt.device !== undefined) {
+    limiters.passwordPerDevice.hit(attempt.device);
+    return;
+  }
+  limiters.passwordPerIdentifier.hit(attempt.identifier);
+  limiters.passwordPerIp.hit(attempt.ip);
 }
 
-/** A successful login clears the identifier's wrong passwords (not the IP's). */
-export function recordPasswordLogin(ctx: ServerContext, identifier: string): void {
-  rateLimitersOf(ctx).passwordPerIdentifier.reset(identifier);
+/**
+ * A successful login clears the wrong passwords of the budget it used: the device's, or the
+ * identifier's (never the IP's). A known device's success leaves the strangers' count alone, so
+ * the owner signing in does not hand a guesser a fresh budget.
+ */
+export function recordPasswordLogin(ctx: ServerContext, attempt: PasswordAttempt): void {
+  const limiters = rateLimitersOf(ctx);
+  if (attempt.device !== undefined) limiters.passwordPerDevice.reset(attempt.device);
+  else limiters.passwordPerIdentifier.reset(attempt.identifier);
 }
 
 /**

@@ -6,10 +6,12 @@ import { csrfTokenFor } from "../../http/csrf.ts";
 import { decodeFlowBody } from "../../http/flow-body.ts";
 import type { Credential, Identity } from "../../identity/identity.ts";
 import { normalizeEmail } from "../../identity/normalize.ts";
+import { deviceKeyFor, hasDeviceCookie, rememberDevice } from "../../rate-limit/device-cookie.ts";
 import {
   ensurePasswordAttemptAllowed,
   recordPasswordLogin,
   recordWrongPassword,
+  type PasswordAttempt,
 } from "../../rate-limit/rate-limits.ts";
 import { findIdentityByIdentifier, updateCredentialConfig } from "../../store/identities.ts";
 import { uiText } from "../../text/messages.ts";
@@ -113,21 +115,33 @@ export async function passwordLogin(
       typeof body.csrf_token === "string" ? body.csrf_token : undefined,
     );
 
-    // Limited: refused before the identifier is looked up or any hash computed (also a DoS guard).
+    // Limited: refused before any hash is computed (also a DoS guard). Without a device cookie,
+    // before the identifier is even looked up; with one, the look-up says whether the cookie names
+    // this account and so whose budget counts (src/rate-limit/device-cookie.ts).
     const key = normalizeEmail(identifier);
-    ensurePasswordAttemptAllowed(ctx, key, request.ip);
-    const found = await findIdentityByIdentifier(ctx.db, "password", key);
+    const attempt: PasswordAttempt = { identifier: key, ip: request.ip };
+    const browser = flow.type === "browser";
+    let found: Awaited<ReturnType<typeof findIdentityByIdentifier>>;
+    if (browser && hasDeviceCookie(request)) {
+      found = await findIdentityByIdentifier(ctx.db, "password", key);
+      if (found) attempt.device = deviceKeyFor(request, ctx.cookies, found.identity.id);
+      ensurePasswordAttemptAllowed(ctx, attempt);
+    } else {
+      ensurePasswordAttemptAllowed(ctx, attempt);
+      found = await findIdentityByIdentifier(ctx.db, "password", key);
+    }
     const hashed = found?.credential.config.hashed_password;
     if (!found || typeof hashed !== "string") {
       await spendDummyVerification(password);
-      recordWrongPassword(ctx, key, request.ip);
+      recordWrongPassword(ctx, attempt);
       throw ValidationError.of("", uiText(4000006));
     }
     if (!(await verifyPassword(password, hashed))) {
-      recordWrongPassword(ctx, key, request.ip);
+      recordWrongPassword(ctx, attempt);
       throw ValidationError.of("", uiText(4000006));
     }
-    recordPasswordLogin(ctx, key);
+    recordPasswordLogin(ctx, attempt);
+    if (browser) rememberDevice(request, reply, ctx.cookies, found.identity.id);
     if (needsRehash(hashed)) await migrateHash(ctx, found.credential, password);
     return found.identity;
   } catch (error) {
