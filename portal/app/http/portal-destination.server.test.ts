@@ -41,13 +41,13 @@ describe("portalDestination", () => {
     ).toEqual({ to: "/api/kratos/self-service/settings?flow=s1", document: true });
   });
 
-  it("loads other origins as they are, moving the internal identity address onto the proxy", () => {
+  it("loads other allowed origins as they are, moving the internal identity address onto the proxy", () => {
     expect(portalDestination("http://localhost:4000/agency-selection", "en")).toEqual({
       to: "http://localhost:4000/agency-selection",
       document: true,
     });
     expect(portalDestination("http://127.0.0.1:4433/self-service/errors?id=e1", "en")).toEqual({
-      to: "http://localhost:3000/api/kratos/self-service/errors?id=e1",
+      to: "/api/kratos/self-service/errors?id=e1",
       document: true,
     });
   });

@@ -3,6 +3,7 @@ import { isLocale } from "../i18n/locales.ts";
 import type { Locale } from "../i18n/locales.ts";
 import { isPortalPage } from "../portal-pages.ts";
 import { browserFacingUrl } from "./browser-facing-url.server.ts";
+import { portalPath, safeLocation } from "./safe-location.server.ts";
 
 export interface Destination {
   to: string;
@@ -17,15 +18,18 @@ const loginParameters = ["refresh", "aal", "return_to", "login_challenge"];
  * Where the browser goes for a URL the identity service named. Its locale-less UI URLs
  * (<ui>/settings?flow=…) become this locale's page; its login initialiser becomes our /login
  * route with the same refresh, aal and return_to, so the page creates the flow as it always does;
- * other URLs on the portal's origin stay relative, and the rest is loaded as it is.
+ * other URLs on the portal's origin stay relative (never protocol-relative: `//evil` is no path
+ * of ours), the other allowed origins are loaded as they are, and anything else — another
+ * origin, `javascript:`, a URL that does not parse — is refused: this locale's start page.
  */
 export function portalDestination(url: string, locale: Locale): Destination {
   const { publicUrl, identityPublicUrl, identityBrowserUrl } = getConfig();
+  const refused = { to: `/${locale}`, document: false };
   let target: URL;
   try {
     target = new URL(url, publicUrl);
   } catch {
-    return { to: url, document: true };
+    return refused;
   }
 
   const loginInit = [identityPublicUrl, identityBrowserUrl].map(
@@ -42,7 +46,8 @@ export function portalDestination(url: string, locale: Locale): Destination {
   }
 
   if (target.origin !== new URL(publicUrl).origin) {
-    return { to: browserFacingUrl(target.href), document: true };
+    const to = safeLocation(browserFacingUrl(url));
+    return to === undefined ? refused : { to, document: true };
   }
   const rest = `${target.search}${target.hash}`;
   const segments = target.pathname.split("/").filter((segment) => segment !== "");
@@ -52,19 +57,15 @@ export function portalDestination(url: string, locale: Locale): Destination {
   }
   const ownRoute =
     segments.length === 0 || (isLocale(first) && (second === undefined || isPortalPage(second)));
-  return { to: `${target.pathname}${rest}`, document: !ownRoute };
+  return { to: portalPath(target), document: !ownRoute };
 }
 
-/** A URL on the portal's own origin, as a path the browser can follow from any of its pages. */
+/**
+ * A URL on the portal's own origin as a path the browser can follow from any of its pages; one
+ * on another allowed origin as its normalised absolute URL; anything else as the start page.
+ */
 export function relativeToPortal(url: string): string {
-  const { publicUrl } = getConfig();
-  try {
-    const target = new URL(url, publicUrl);
-    if (target.origin !== new URL(publicUrl).origin) return url;
-    return `${target.pathname}${target.search}${target.hash}`;
-  } catch {
-    return url;
-  }
+  return safeLocation(url) ?? "/";
 }
 
 /** This portal page as an absolute URL, for return_to parameters the identity service checks. */
