@@ -1,11 +1,13 @@
 import fastifyCookie from "@fastify/cookie";
-import Fastify, { type FastifyInstance } from "fastify";
+import Fastify, { type FastifyInstance, type FastifyLoggerOptions } from "fastify";
 import { registerAuthRoutes, sessionCookie } from "./auth-routes.ts";
 import type { DemoConfig } from "./config.ts";
 import { escapeHtml, page } from "./html.ts";
 import { createOidcClient, type OidcClient } from "./oidc-client.ts";
+import { redactedRequest } from "./log-redaction.ts";
 import { personDetails, problemPage, signInLink, signOutForm } from "./pages.ts";
 import { defaultReturnPath } from "./return-path.ts";
+import { registerSecurityHeaders } from "./security-headers.ts";
 import { SessionStore } from "./session-store.ts";
 import { signOutToken } from "./sign-out-token.ts";
 
@@ -14,8 +16,18 @@ const agencies = ["Department of Examples", "Office of Demonstrations", "Bureau 
 export function buildDemoPortal(
   config: DemoConfig,
   client: OidcClient = createOidcClient(config.oidc),
+  /** Where the log goes (stdout unless given; tests read it). */
+  logStream?: FastifyLoggerOptions["stream"],
 ): FastifyInstance {
-  const app = Fastify({ logger: { level: config.logLevel } });
+  const app = Fastify({
+    // The callback's query holds the authorization code and state: logged URLs are redacted.
+    logger: {
+      level: config.logLevel,
+      serializers: { req: redactedRequest },
+      ...(logStream ? { stream: logStream } : {}),
+    },
+  });
+  registerSecurityHeaders(app, config);
   void app.register(fastifyCookie);
   // The sign-out form is a plain HTML form (works without JavaScript); one flat string map is all
   // it sends, so URLSearchParams is enough and no body-parser plugin is needed.
