@@ -1,7 +1,6 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import type { IncomingMessage, ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { fileURLToPath } from "node:url";
-import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express from "express";
 import type { NextFunction, Request, Response } from "express";
@@ -10,7 +9,16 @@ import { createProxyMiddleware } from "http-proxy-middleware";
 import { pino } from "pino";
 import type { RouterContextProvider, ServerBuild } from "react-router";
 import { getConfig } from "./app/config.server.ts";
+import {
+  bodyLimitBytes,
+  bufferedBody,
+  fieldLimit,
+  limitBodies,
+} from "./app/http/body-limit.server.ts";
 import { widenPolicy } from "./app/http/csp-origins.ts";
+import { identityError } from "./app/http/identity-error-body.server.ts";
+import { listenerOptions } from "./app/http/listener-limits.server.ts";
+import { createPageHandler } from "./app/http/page-handler.server.ts";
 import type { RequestInfo } from "./app/http/request-context.ts";
 import { sessionEntropyName } from "./app/http/session-entropy.server.ts";
 import { proxiedEntropy } from "./app/session/proxied-entropy.server.ts";
@@ -66,6 +74,28 @@ app.use((req: Request, res: Response, next: NextFunction) => {
   next();
 });
 
+// Every body is read (≤ 64 KiB, ≤ 256 form fields) before anything else sees it; larger ones are
+// answered 413 at once, in the identity service's error shape on its proxy path.
+app.use(
+  limitBodies(
+    { maxBytes: bodyLimitBytes, maxFields: fieldLimit },
+    (req, res, { status, reason }) => {
+      const path = (req.url ?? "").split("?")[0] ?? "";
+      // Answered on the socket, so the request log above never sees it finish.
+      log.info({
+        correlationId: requestMeta.get(res)?.correlationId,
+        method: req.method,
+        path,
+        status,
+        reason,
+      });
+      return path.startsWith("/api/kratos/")
+        ? { contentType: "application/json", body: JSON.stringify(identityError(status, reason)) }
+        : { contentType: "text/plain; charset=utf-8", body: reason };
+    },
+  ),
+);
+
 // The browser reaches the identity service only through this passthrough (cookies both ways).
 app.use(
   "/api/kratos",
@@ -81,6 +111,23 @@ app.use(
         const entropy = proxiedEntropy(req.headers);
         proxyReq.removeHeader(sessionEntropyName);
         if (entropy) proxyReq.setHeader(sessionEntropyName, entropy);
+        // limitBodies read the body already: it goes on whole, with its length.
+        const body = bufferedBody(req);
+        if (body) {
+          proxyReq.removeHeader("transfer-encoding");
+          proxyReq.setHeader("content-length", body.length);
+          proxyReq.write(body);
+        }
+      },
+      // The identity service unreachable or gone mid-answer: a 502 in its own error shape.
+      error: (_error, _req, res) => {
+        if (!("setHeader" in res) || res.headersSent) {
+          res.destroy();
+          return;
+        }
+        res.statusCode = 502;
+        res.setHeader("Content-Type", "application/json");
+        res.end(JSON.stringify(identityError(502, "The identity service did not answer.")));
       },
     },
   }),
@@ -129,7 +176,7 @@ app.use(express.static(clientDir, { maxAge: "1h", index: false }));
 app.get("/favicon.ico", (_req, res) => res.redirect(301, "/favicon.svg"));
 
 app.use(
-  createRequestHandler({
+  createPageHandler({
     build,
     mode: process.env.NODE_ENV,
     getLoadContext: (req, res) =>
@@ -144,7 +191,9 @@ app.use(
   }),
 );
 
-const server = app.listen(config.port, config.host, () => {
+// Timeouts for slow requests and idle keep-alive connections (PORTAL_HTTP_*).
+const server = createServer(listenerOptions(config.listener), app);
+server.listen(config.port, config.host, () => {
   log.info(`portal listening on http://${config.host}:${config.port} (public ${config.publicUrl})`);
 });
 

@@ -21,6 +21,7 @@ describe("parseConfig", () => {
         promptBeforeIdleMs: 300_000,
         fingerprintRevalidateMs: 900_000,
       },
+      listener: { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000 },
     });
   });
 
@@ -40,6 +41,9 @@ describe("parseConfig", () => {
       PORTAL_IDLE_TIMEOUT_MS: "8000",
       PORTAL_IDLE_PROMPT_MS: "5000",
       PORTAL_FINGERPRINT_REVALIDATE_MS: "60000",
+      PORTAL_HTTP_HEADERS_TIMEOUT_MS: "2000",
+      PORTAL_HTTP_REQUEST_TIMEOUT_MS: "4000",
+      PORTAL_HTTP_KEEP_ALIVE_TIMEOUT_MS: "1000",
     });
     expect(config).toMatchObject({
       host: "0.0.0.0",
@@ -53,6 +57,7 @@ describe("parseConfig", () => {
       cookieDomain: "example.gov",
       logLevel: "warn",
       session: { idleTimeoutMs: 8000, promptBeforeIdleMs: 5000, fingerprintRevalidateMs: 60_000 },
+      listener: { headersTimeoutMs: 2000, requestTimeoutMs: 4000, keepAliveTimeoutMs: 1000 },
     });
   });
 
@@ -78,6 +83,9 @@ describe("parseConfig", () => {
     ["PORTAL_IDLE_TIMEOUT_MS", "2147483647"],
     ["PORTAL_IDLE_PROMPT_MS", "1.5"],
     ["PORTAL_FINGERPRINT_REVALIDATE_MS", "-1"],
+    ["PORTAL_HTTP_HEADERS_TIMEOUT_MS", "0"],
+    ["PORTAL_HTTP_REQUEST_TIMEOUT_MS", "ten seconds"],
+    ["PORTAL_HTTP_KEEP_ALIVE_TIMEOUT_MS", "-5"],
   ])("rejects a bad %s and names it", (name, value) => {
     expect(() => parseConfig({ [name]: value })).toThrow(new RegExp(`${name}: `));
   });
@@ -88,6 +96,17 @@ describe("parseConfig", () => {
     ).toThrow(/PORTAL_IDLE_PROMPT_MS: must be shorter than PORTAL_IDLE_TIMEOUT_MS/);
     expect(() => parseConfig({ PORTAL_IDLE_TIMEOUT_MS: "200000" })).toThrow(
       /PORTAL_IDLE_PROMPT_MS: must be shorter/,
+    );
+  });
+
+  it("rejects a headers timeout longer than the request timeout (Node would refuse to start)", () => {
+    expect(() =>
+      parseConfig({
+        PORTAL_HTTP_HEADERS_TIMEOUT_MS: "40000",
+        PORTAL_HTTP_REQUEST_TIMEOUT_MS: "30000",
+      }),
+    ).toThrow(
+      /PORTAL_HTTP_HEADERS_TIMEOUT_MS: must not be longer than PORTAL_HTTP_REQUEST_TIMEOUT_MS/,
     );
   });
 });

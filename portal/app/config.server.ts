@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { ListenerLimits } from "./http/listener-limits.server.ts";
 import type { SessionSettings } from "./session/session-settings.ts";
 
 const httpUrl = z
@@ -38,13 +39,22 @@ const configSchema = z.object({
   PORTAL_IDLE_TIMEOUT_MS: milliseconds.default(3_600_000),
   PORTAL_IDLE_PROMPT_MS: milliseconds.default(300_000),
   PORTAL_FINGERPRINT_REVALIDATE_MS: milliseconds.default(900_000),
+  PORTAL_HTTP_HEADERS_TIMEOUT_MS: milliseconds.default(10_000),
+  PORTAL_HTTP_REQUEST_TIMEOUT_MS: milliseconds.default(30_000),
+  PORTAL_HTTP_KEEP_ALIVE_TIMEOUT_MS: milliseconds.default(5_000),
 });
 
 /** The prompt opens this long before the timeout, so it must be the shorter of the two. */
-const checkedSchema = configSchema.refine(
-  (env) => env.PORTAL_IDLE_PROMPT_MS < env.PORTAL_IDLE_TIMEOUT_MS,
-  { path: ["PORTAL_IDLE_PROMPT_MS"], error: "must be shorter than PORTAL_IDLE_TIMEOUT_MS" },
-);
+const checkedSchema = configSchema
+  .refine((env) => env.PORTAL_IDLE_PROMPT_MS < env.PORTAL_IDLE_TIMEOUT_MS, {
+    path: ["PORTAL_IDLE_PROMPT_MS"],
+    error: "must be shorter than PORTAL_IDLE_TIMEOUT_MS",
+  })
+  // Node refuses a headers timeout longer than the whole request's.
+  .refine((env) => env.PORTAL_HTTP_HEADERS_TIMEOUT_MS <= env.PORTAL_HTTP_REQUEST_TIMEOUT_MS, {
+    path: ["PORTAL_HTTP_HEADERS_TIMEOUT_MS"],
+    error: "must not be longer than PORTAL_HTTP_REQUEST_TIMEOUT_MS",
+  });
 
 export interface PortalConfig {
   host: string;
@@ -67,6 +77,8 @@ export interface PortalConfig {
   logLevel: z.infer<typeof configSchema>["LOG_LEVEL"];
   /** Idle timeout and fingerprint timing, sent to the browser with the root loader's data. */
   session: SessionSettings;
+  /** Timeouts of the portal's HTTP listener (slow or idle connections). */
+  listener: ListenerLimits;
 }
 
 export function parseConfig(env: Record<string, string | undefined>): PortalConfig {
@@ -97,6 +109,11 @@ export function parseConfig(env: Record<string, string | undefined>): PortalConf
       idleTimeoutMs: env_.PORTAL_IDLE_TIMEOUT_MS,
       promptBeforeIdleMs: env_.PORTAL_IDLE_PROMPT_MS,
       fingerprintRevalidateMs: env_.PORTAL_FINGERPRINT_REVALIDATE_MS,
+    },
+    listener: {
+      headersTimeoutMs: env_.PORTAL_HTTP_HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: env_.PORTAL_HTTP_REQUEST_TIMEOUT_MS,
+      keepAliveTimeoutMs: env_.PORTAL_HTTP_KEEP_ALIVE_TIMEOUT_MS,
     },
   };
 }
