@@ -1,10 +1,18 @@
 import { redirect } from "react-router";
 import type { Route } from "./+types/theme";
 import { getConfig } from "../config.server.ts";
+import { isCrossSitePost } from "../http/cross-site-post.server.ts";
 import { isTheme, themeCookie } from "../theme/theme.ts";
 
 /** The theme toggle without JavaScript: remember the choice, then go back where the user was. */
 export async function action({ request }: Route.ActionArgs) {
+  // A resource route: React Router's own same-origin check for actions does not run here.
+  if (isCrossSitePost(request, getConfig().publicUrl)) {
+    return new Response("Cross-site form posts are refused.", {
+      status: 403,
+      headers: { "Content-Type": "text/plain; charset=utf-8" },
+    });
+  }
   const form = await request.formData();
   const theme = form.get("theme");
   const back = localPath(form.get("return_to"));
