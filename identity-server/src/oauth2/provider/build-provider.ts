@@ -8,6 +8,7 @@ import type { OAuth2Config } from "../oauth2-config.ts";
 import type { OAuth2Db } from "../store/oauth2-tables.ts";
 import { payloadAdapterFactory } from "../store/payload-adapter.ts";
 import { sendBrowserError } from "./browser-pages.ts";
+import { challengeUiUrl } from "./challenge-ui-url.ts";
 import {
   consentAccessTokenClaims,
   findAccountWithConsentClaims,
@@ -30,6 +31,7 @@ import { applyProviderOverrides } from "./provider-overrides.ts";
 import { revocationAnswer } from "./revocation-answer.ts";
 import { tokenErrorCodes } from "./token-error-codes.ts";
 import { tokenLifespans } from "./token-lifespans.ts";
+import { resumeCookieName, verifierResume } from "./verifier-resume.ts";
 
 export interface ProviderDeps {
   config: OAuth2Config;
@@ -82,7 +84,7 @@ export function buildProvider(deps: ProviderDeps, scopes: Iterable<string>): Pro
       names: {
         session: "oauth2_session",
         interaction: "oauth2_interaction",
-        resume: "oauth2_interaction_resume",
+        resume: resumeCookieName,
       },
       long: { httpOnly: true, sameSite: "lax" },
       short: { httpOnly: true, sameSite: "lax" },
@@ -160,12 +162,7 @@ export function buildProvider(deps: ProviderDeps, scopes: Iterable<string>): Pro
     },
     interactions: {
       policy: hydraInteractionPolicy(db, now),
-      url: (_ctx, interaction) => {
-        const login = interaction.prompt.name === "login";
-        const url = new URL(login ? config.loginUrl : config.consentUrl);
-        url.searchParams.set(login ? "login_challenge" : "consent_challenge", interaction.uid);
-        return url.href;
-      },
+      url: challengeUiUrl({ db, now, config, authorizationPath }),
     },
     ttl: tokenLifespans(config.lifespans, sessionTtl(config.lifespans)),
     renderError: (ctx, out) => {
@@ -181,6 +178,9 @@ export function buildProvider(deps: ProviderDeps, scopes: Iterable<string>): Pro
   registerJwtBearerGrant(provider, { db, now, tokenUrl: `${deps.issuer}${routes.token}` });
 
   provider.use(notFoundAsJson);
+  provider.use(
+    verifierResume({ db, now, errorUrl: config.errorUrl, provider, authorizationPath }),
+  );
   provider.use(resumeWithoutQuery);
   provider.use(tokenErrorCodes(routes.token));
   provider.use(revocationAnswer(routes.revocation));
