@@ -20,6 +20,7 @@ import { identityError } from "./app/http/identity-error-body.server.ts";
 import { listenerOptions } from "./app/http/listener-limits.server.ts";
 import { createPageHandler } from "./app/http/page-handler.server.ts";
 import type { RequestInfo } from "./app/http/request-context.ts";
+import { portalSecurityHeaders } from "./app/http/security-headers.server.ts";
 import { sessionEntropyName } from "./app/http/session-entropy.server.ts";
 import { proxiedEntropy } from "./app/session/proxied-entropy.server.ts";
 
@@ -73,6 +74,9 @@ app.use((req: Request, res: Response, next: NextFunction) => {
   });
   next();
 });
+
+// Permissions-Policy everywhere; no-store on every page and proxied answer (static files excepted).
+app.use(portalSecurityHeaders(new URL("build/client", portalDir)));
 
 // Every body is read (≤ 64 KiB, ≤ 256 form fields) before anything else sees it; larger ones are
 // answered 413 at once, in the identity service's error shape on its proxy path.

@@ -4,6 +4,7 @@ import { existsSync } from "node:fs";
 import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import { portalPages } from "../portal-pages.ts";
 
 // The portal's security headers, from the real server (server.ts over the production build, as
 // `npm start` runs it). server.ts starts at import, so it runs as a child process on a free port.
@@ -28,8 +29,18 @@ function freePort(): Promise<number> {
   });
 }
 
+interface Portal {
+  origin: string;
+  /** Everything the server printed so far. */
+  output(): string;
+}
+
 /** Starts server.ts and resolves with its origin once it logs that it listens. */
 async function startPortal(publicUrl: string): Promise<string> {
+  return (await startPortalWithOutput(publicUrl)).origin;
+}
+
+async function startPortalWithOutput(publicUrl: string): Promise<Portal> {
   expect(
     existsSync(new URL("../../build/server/index.js", import.meta.url)),
     "portal build missing: run `npm run build -w portal`",
@@ -50,8 +61,8 @@ async function startPortal(publicUrl: string): Promise<string> {
     stdio: ["ignore", "pipe", "pipe"],
   });
   children.push(child);
+  let output = "";
   await new Promise<void>((resolve, reject) => {
-    let output = "";
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       if (output.includes("portal listening")) resolve();
@@ -60,7 +71,7 @@ async function startPortal(publicUrl: string): Promise<string> {
     child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
     child.once("exit", (code) => reject(new Error(`portal exited (${code}): ${output}`)));
   });
-  return `http://127.0.0.1:${port}`;
+  return { origin: `http://127.0.0.1:${port}`, output: () => output };
 }
 
 function directives(csp: string | null): Map<string, string[]> {
@@ -118,4 +129,80 @@ describe("portal security headers", () => {
     const response = await fetch(`${origin}/en/login`, { redirect: "manual" });
     expect(response.headers.get("strict-transport-security")).toMatch(/^max-age=\d{7,}/);
   }, 60_000);
+});
+
+// Every page (each locale-prefixed page, its locale-less redirect and its data request), the
+// theme switch and the /api/kratos proxy: pages carry flows, CSRF tokens, TOTP secrets, backup
+// codes, challenges and session details, so nothing but the built static files may be cached.
+const pagePaths = [
+  "/",
+  "/en",
+  "/es",
+  ...portalPages.flatMap((page) => [`/en/${page}`, `/es/${page}?flow=x`, `/${page}?flow=x`]),
+  "/en/login.data",
+  "/en/settings.data?flow=x",
+  "/en/no-such-page",
+  "/no-such-page",
+  "/favicon.ico",
+];
+
+describe("portal caching and permissions", () => {
+  it("every page, the theme switch and the identity proxy: no-store, Pragma no-cache, Permissions-Policy; static files stay cacheable", async () => {
+    const { origin } = await startPortalWithOutput("http://localhost:3000");
+    const answers: [string, Response][] = [];
+    for (const path of pagePaths) {
+      answers.push([`GET ${path}`, await fetch(`${origin}${path}`, { redirect: "manual" })]);
+    }
+    answers.push([
+      "POST /theme",
+      await fetch(`${origin}/theme`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { "content-type": "application/x-www-form-urlencoded", origin },
+        body: "theme=dark&returnTo=/en/login",
+      }),
+    ]);
+    for (const path of ["/api/kratos/sessions/whoami", "/api/kratos/self-service/login/browser"]) {
+      answers.push([`GET ${path}`, await fetch(`${origin}${path}`, { redirect: "manual" })]);
+    }
+    for (const [what, response] of answers) {
+      await response.body?.cancel();
+      expect(response.status, what).toBeLessThan(600);
+      expect(response.headers.get("cache-control"), what).toBe("no-store");
+      expect(response.headers.get("pragma"), what).toBe("no-cache");
+      expect(response.headers.get("permissions-policy"), what).toMatch(/(^|,\s*)camera=\(\)/);
+      expect(response.headers.get("x-content-type-options"), what).toBe("nosniff");
+    }
+
+    // The built favicon and the fingerprinted assets keep their long-lived caching.
+    const login = await (await fetch(`${origin}/en/login`)).text();
+    const asset = /\/assets\/[\w.-]+\.js/.exec(login)?.[0];
+    expect(asset).toBeDefined();
+    for (const path of ["/favicon.svg", asset ?? ""]) {
+      const response = await fetch(`${origin}${path}`);
+      await response.body?.cancel();
+      expect(response.status, path).toBe(200);
+      expect(response.headers.get("cache-control"), path).toMatch(/^public, max-age=\d+/);
+      expect(response.headers.get("pragma"), path).toBeNull();
+      expect(response.headers.get("permissions-policy"), path).toMatch(/camera=\(\)/);
+    }
+  }, 90_000);
+
+  it("logs paths without their query, so flows, challenges and tokens stay out of the log", async () => {
+    const portal = await startPortalWithOutput("http://localhost:3000");
+    const secrets = ["flow-secret-0123456789", "challenge-secret-0123456789", "token-0123456789"];
+    const paths = [
+      `/en/login?flow=${secrets[0]}&login_challenge=${secrets[1]}`,
+      `/api/kratos/self-service/logout?token=${secrets[2]}`,
+    ];
+    for (const path of paths) {
+      const response = await fetch(`${portal.origin}${path}`, {
+        redirect: "manual",
+        headers: { cookie: `ory_kratos_session=${secrets[2]}` },
+      });
+      await response.body?.cancel();
+    }
+    await expect.poll(() => portal.output(), { timeout: 20_000 }).toContain("/self-service/logout");
+    for (const secret of secrets) expect(portal.output()).not.toContain(secret);
+  }, 90_000);
 });
