@@ -152,6 +152,22 @@ describe("OAuth2 public listener headers", () => {
       answers.push([path, await fetch(`${service.issuer}${path}`)]);
     }
     answers.push(["health", await fetch(`${service.issuer}/health/alive`)]);
+    // Refusals too: a broken token request, an unknown resume path, a made-up logout verifier.
+    answers.push([
+      "token endpoint refusal",
+      await fetch(`${service.issuer}/oauth2/token`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: "{not json",
+      }),
+    ]);
+    answers.push(["unknown resume path", await fetch(`${service.issuer}/oauth2/auth/nope`)]);
+    answers.push([
+      "made-up logout verifier",
+      await fetch(`${service.issuer}/oauth2/sessions/logout?logout_verifier=nope`, {
+        redirect: "manual",
+      }),
+    ]);
     answers.push(["unknown path", await fetch(`${service.issuer}/no-such-path`)]);
 
     const endSession = new URL(`${service.issuer}/oauth2/sessions/logout`);
