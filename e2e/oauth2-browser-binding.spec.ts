@@ -45,10 +45,23 @@ async function expectForbiddenAt(page: Page, callback: string): Promise<void> {
   );
 }
 
-/** oidc-provider's old way back, which resumed with whatever answer the challenge had. */
-async function resumeByChallenge(page: Page, challenge: string): Promise<void> {
+/** Resolves when the browser heads back to the OAuth2 service, i.e. once its answer is in. */
+function backAtOAuth2Service(page: Page) {
+  return page.waitForRequest(
+    (request) => request.url().startsWith(`${oauth2PublicUrl}/oauth2/auth`),
+    {
+      timeout: 20_000,
+    },
+  );
+}
+
+/**
+ * oidc-provider's own way back, which resumed with whatever answer the challenge had; returns the
+ * status of the page the attacker's browser ends at.
+ */
+async function resumeByChallenge(page: Page, challenge: string): Promise<number | undefined> {
   const response = await page.goto(`${oauth2PublicUrl}/oauth2/auth/${challenge}`);
-  expect(response?.status()).toBe(400);
+  return response?.status();
 }
 
 type PartnerClient = { clientId: string; redirectUri: string };
@@ -126,16 +139,27 @@ for (const javaScriptEnabled of [true, false]) {
 
         // The victim opens the link and signs in on the genuine page.
         await victim.goto(link);
+        const answered = backAtOAuth2Service(victim);
         await enterPassword(victim, victimEmail);
+        await answered;
+
+        // The attacker's browser cannot finish the sign-in the victim answered: it is not even
+        // taken on to the consent step with the victim's login.
+        const resumed: string[] = [];
+        attacker.on("request", (request) => {
+          if (request.url().includes("consent_challenge=")) resumed.push(request.url());
+        });
+        const status = await resumeByChallenge(attacker, challenge);
+        expect(resumed).toEqual([]);
+        await attacker.goto(agencySelection);
+        await expect(attacker.getByText(victimEmail)).toHaveCount(0);
+        await expect(attacker.getByText("You are not signed in.")).toBeVisible();
+        expect(status).toBe(400);
+
+        // Nor does the victim's browser: it lacks the attacker's CSRF cookie.
         await expectForbiddenAt(victim, `${demoUrl}/auth/callback`);
         await victim.goto(agencySelection);
         await expect(victim.getByText("You are not signed in.")).toBeVisible();
-
-        // The attacker's browser cannot finish the sign-in the victim answered.
-        await resumeByChallenge(attacker, challenge);
-        await attacker.goto(agencySelection);
-        await expect(attacker.getByText("You are not signed in.")).toBeVisible();
-        await expect(attacker.getByText(victimEmail)).toHaveCount(0);
       });
     });
 
@@ -156,11 +180,12 @@ for (const javaScriptEnabled of [true, false]) {
 
         // The victim, signed in at the portal, opens the consent link and allows.
         await signInWithPassword(victim, victimEmail);
-        await expect(victim).not.toHaveURL(/\/login/);
+        await expect(victim).toHaveURL(agencySelection);
         await answerPartnerCallback(victim, client);
         await victim.goto(link);
+        const answered = backAtOAuth2Service(victim);
         await victim.getByRole("button", { name: "Allow" }).click();
-        await expectForbiddenAt(victim, client.redirectUri);
+        await answered;
 
         // The attacker's browser gets no code for the consent the victim gave.
         const codes: string[] = [];
@@ -169,8 +194,12 @@ for (const javaScriptEnabled of [true, false]) {
           const code = url.searchParams.get("code");
           if (`${url.origin}${url.pathname}` === client.redirectUri && code) codes.push(code);
         });
-        await resumeByChallenge(attacker, challenge);
+        const status = await resumeByChallenge(attacker, challenge);
         expect(codes).toEqual([]);
+        expect(status).toBe(400);
+
+        // Nor does the victim's browser: it lacks the attacker's CSRF cookie.
+        await expectForbiddenAt(victim, client.redirectUri);
       });
     });
   });
