@@ -37,7 +37,8 @@ beforeAll(async () => {
 });
 afterAll(() => service.stop());
 
-type Answer = { headers: Headers; text?: string };
+/** A fetch Response or a Browser answer (whose `text` is the body already read). */
+type Answer = { headers: Headers; text?: unknown };
 
 function expectHardened(answer: Answer, what: string): void {
   const { headers } = answer;
@@ -71,7 +72,8 @@ function expectStrictPage(answer: Answer, what: string): void {
     what,
   ).toBe(true);
   // Every inline script of the page is allowed by its hash, so it still runs in a browser.
-  for (const [, script = ""] of (answer.text ?? "").matchAll(/<script>([\s\S]*?)<\/script>/g)) {
+  const body = typeof answer.text === "string" ? answer.text : "";
+  for (const [, script = ""] of body.matchAll(/<script>([\s\S]*?)<\/script>/g)) {
     const hash = createHash("sha256").update(script).digest("base64");
     expect(scriptSrc, what).toContain(`'sha256-${hash}'`);
   }
