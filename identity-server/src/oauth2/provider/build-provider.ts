@@ -196,8 +196,8 @@ export function buildProvider(deps: ProviderDeps, scopes: Iterable<string>): Pro
 }
 
 /**
- * oidc-provider's resume endpoint (`/oauth2/auth/<uid>`, the browser's way back after login and
- * consent) reads no query parameters. With a `client_id` of a real client in the query and an
+ * oidc-provider's resume endpoint (`/oauth2/auth/<uid>`; browsers come back with a verifier
+ * instead, which verifier-resume.ts turns into this route) reads no query parameters. With a `client_id` of a real client in the query and an
  * unknown uid, its error handler reads `ctx.oidc.params` before they exist and answers 500 (found
  * by the fuzzer), so the query string is dropped there.
  */
