@@ -178,9 +178,7 @@ export function buildProvider(deps: ProviderDeps, scopes: Iterable<string>): Pro
   registerJwtBearerGrant(provider, { db, now, tokenUrl: `${deps.issuer}${routes.token}` });
 
   provider.use(notFoundAsJson);
-  provider.use(
-    verifierResume({ db, now, errorUrl: config.errorUrl, provider, authorizationPath }),
-  );
+  provider.use(verifierResume({ db, now, errorUrl: config.errorUrl, provider, authorizationPath }));
   provider.use(resumeWithoutQuery);
   provider.use(tokenErrorCodes(routes.token));
   provider.use(revocationAnswer(routes.revocation));
