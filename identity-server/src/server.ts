@@ -102,7 +102,7 @@ export async function startIdentityServer(
     now,
   };
 
-  const publicApp = await createFastify(logger.child({ listener: "public" }));
+  const publicApp = await createFastify(logger.child({ listener: "public" }), config.listener);
   registerCsrfCookieHook(publicApp, ctx.cookies);
   registerHealthRoutes(publicApp, ctx);
   registerSchemaRoutes(publicApp, ctx);
@@ -118,7 +118,7 @@ export async function startIdentityServer(
   registerWebAuthnScriptRoute(publicApp);
   registerTokenExchangeRoute(publicApp, ctx);
 
-  const adminApp = await createFastify(logger.child({ listener: "admin" }));
+  const adminApp = await createFastify(logger.child({ listener: "admin" }), config.listener);
   registerAdminTokenCheck(adminApp, config.oauth2.adminToken);
   registerHealthRoutes(adminApp, ctx);
   registerHealthRoutes(adminApp, ctx, "/admin");
@@ -128,7 +128,7 @@ export async function startIdentityServer(
   registerAdminSessionRoutes(adminApp, ctx);
 
   const mailboxApp = config.mailbox.enabled
-    ? createMailboxServer(db, logger.child({ listener: "mailbox" }))
+    ? createMailboxServer(db, logger.child({ listener: "mailbox" }), config.listener)
     : undefined;
 
   let oauth2: RunningOAuth2Service | undefined;

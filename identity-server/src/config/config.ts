@@ -8,6 +8,8 @@ import {
   tokenizerEnvShape,
   type SessionTokenizerConfig,
 } from "./tokenizer-config.ts";
+import { checkListenerEnv, listenerConfigFrom, listenerEnvShape } from "./listener-config.ts";
+import type { ListenerLimits } from "../http/listener-limits.ts";
 import {
   rateLimitConfigFrom,
   rateLimitEnvShape,
@@ -55,6 +57,8 @@ export interface IdentityServerConfig {
   sessionTokenizer: SessionTokenizerConfig;
   /** Limits on wrong passwords, code sends and wrong second factors (src/rate-limit). */
   rateLimits: RateLimitConfig;
+  /** Timeouts of every listener: slow requests and idle keep-alive connections. */
+  listener: ListenerLimits;
 }
 
 /** Kratos' `required_aal` settings: `aal1`, or the highest level the identity can reach. */
@@ -204,6 +208,7 @@ const envSchema = z.object({
   ...oauth2EnvShape,
   ...tokenizerEnvShape,
   ...rateLimitEnvShape,
+  ...listenerEnvShape,
 });
 
 function withoutTrailingSlash(url: string): string {
@@ -221,7 +226,7 @@ export function loadConfig(env: Record<string, string | undefined>): IdentitySer
     const value = env[key];
     if (value !== undefined && value.trim() !== "") present[key] = value;
   }
-  const parsed = envSchema.safeParse(present);
+  const parsed = envSchema.superRefine(checkListenerEnv).safeParse(present);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => {
       const variable = String(issue.path[0] ?? "environment");
@@ -281,5 +286,6 @@ export function loadConfig(env: Record<string, string | undefined>): IdentitySer
     oauth2: oauth2ConfigFrom(e),
     sessionTokenizer: tokenizerConfigFrom(e),
     rateLimits: rateLimitConfigFrom(e),
+    listener: listenerConfigFrom(e),
   };
 }

@@ -1,6 +1,7 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { Kysely } from "kysely";
 import { refuseConnect } from "../http/client-errors.ts";
+import { fastifyListenerOptions, type ListenerLimits } from "../http/listener-limits.ts";
 import { redactingLogger } from "../http/log-redaction.ts";
 import { recordRoutes } from "../http/route-registry.ts";
 import { baseSecurityHeaders } from "../http/security-headers.ts";
@@ -24,9 +25,11 @@ function recipientFilter(query: unknown): string {
 export function createMailboxServer(
   db: Kysely<Database>,
   logger: FastifyBaseLogger,
+  limits: ListenerLimits,
 ): FastifyInstance {
   const app = Fastify({
     loggerInstance: redactingLogger(logger),
+    ...fastifyListenerOptions(limits),
     logController: new LogController({ disableRequestLogging: true }),
   });
   recordRoutes(app);

@@ -8,6 +8,7 @@ import {
   refuseConnect,
 } from "./client-errors.ts";
 import { HerodotError } from "./errors.ts";
+import { fastifyListenerOptions, type ListenerLimits } from "./listener-limits.ts";
 import { redactingLogger } from "./log-redaction.ts";
 import { parseQueryString } from "./query-string.ts";
 import { originForm } from "./request-target.ts";
@@ -32,10 +33,14 @@ function routeMatches(pattern: string, path: string): boolean {
  * A Fastify instance that always answers in Ory's error shape: bodies are read raw (≤ 64 KiB) and
  * decoded by the handlers, unknown routes are 404, known routes with another method are 405.
  */
-export async function createFastify(logger: FastifyBaseLogger): Promise<FastifyInstance> {
+export async function createFastify(
+  logger: FastifyBaseLogger,
+  limits: ListenerLimits,
+): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: redactingLogger(logger),
     bodyLimit: bodyLimitBytes,
+    ...fastifyListenerOptions(limits),
     trustProxy: trustedProxies,
     requestIdHeader: "x-correlation-id",
     genReqId: () => randomUUID(),

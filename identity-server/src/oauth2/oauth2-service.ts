@@ -9,6 +9,11 @@ import {
   clientErrorStatus,
   refuseConnect,
 } from "../http/client-errors.ts";
+import {
+  defaultListenerLimits,
+  nodeListenerOptions,
+  type ListenerLimits,
+} from "../http/listener-limits.ts";
 import { originForm } from "../http/request-target.ts";
 import type { Database } from "../store/schema.ts";
 import { createAdminApp } from "./admin/admin-app.ts";
@@ -57,6 +62,8 @@ export interface OAuth2ServiceOptions {
    * at login accept, when their OAuth2 login session ends by logout (Hydra does the same).
    */
   endIdentityProviderSessions?: (sessionIds: string[]) => Promise<void>;
+  /** Timeouts of both listeners (IDENTITY_HTTP_*); the configuration's defaults when not given. */
+  listener?: ListenerLimits;
   /** How often expired rows are removed; default 10 minutes. */
   cleanupIntervalMs?: number;
 }
@@ -129,7 +136,8 @@ export async function startOAuth2Service(
   const keys = await loadOrCreateSigningKeys(db, options.secret, now);
 
   let holder: ProviderHolder | undefined;
-  const publicServer = createServer((req, res) => {
+  const listenerLimits = options.listener ?? defaultListenerLimits;
+  const publicServer = createServer(nodeListenerOptions(listenerLimits), (req, res) => {
     // An absolute-form target (`GET http://host/path`) is routed as its path and query.
     req.url = originForm(req.url ?? "/");
     setOAuth2PublicHeaders(res);
@@ -214,7 +222,11 @@ export async function startOAuth2Service(
       logger,
       endIdentityProviderSessions,
     };
-    adminApp = await createAdminApp(logger.child({ listener: "oauth2-admin" }), config.adminToken);
+    adminApp = await createAdminApp(
+      logger.child({ listener: "oauth2-admin" }),
+      config.adminToken,
+      listenerLimits,
+    );
     registerAdminHealthRoutes(adminApp, db);
     registerClientRoutes(adminApp, deps);
     registerRequestRoutes(adminApp, deps);

@@ -25,6 +25,7 @@ export async function startOAuth2WithIdentityServer(
   return startOAuth2Service({
     config: config.oauth2,
     publicHost: config.publicHost,
+    listener: config.listener,
     db: parts.db,
     secret: parts.secret,
     logger: parts.logger.child({ component: "oauth2" }),

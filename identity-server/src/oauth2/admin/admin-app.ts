@@ -12,6 +12,7 @@ import {
   refuseConnect,
 } from "../../http/client-errors.ts";
 import { redactingLogger } from "../../http/log-redaction.ts";
+import { fastifyListenerOptions, type ListenerLimits } from "../../http/listener-limits.ts";
 import { originForm } from "../../http/request-target.ts";
 import { recordRoutes } from "../../http/route-registry.ts";
 import { registerBaseSecurityHeaders } from "../../http/security-headers.ts";
@@ -38,10 +39,12 @@ function bearerMatches(header: string | undefined, token: string): boolean {
 export async function createAdminApp(
   logger: FastifyBaseLogger,
   adminToken: string | undefined,
+  limits: ListenerLimits,
 ): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: redactingLogger(logger),
     bodyLimit: bodyLimitBytes,
+    ...fastifyListenerOptions(limits),
     requestIdHeader: "x-correlation-id",
     genReqId: () => randomUUID(),
     rewriteUrl: (request) => originForm(request.url ?? "/"),
