@@ -25,6 +25,7 @@ describe("loadConfig", () => {
       codeMaxSubmissions: 5,
       privilegedSessionMaxAgeMs: 3_600_000,
       recoveryRevokesSessions: true,
+      recoveryNotifiesUnknownRecipients: true,
       requireVerifiedAddress: false,
       legacyRequireVerifiedLoginError: false,
       courier: {
@@ -77,6 +78,10 @@ describe("loadConfig", () => {
     expect(loadConfig({ IDENTITY_RECOVERY_REVOKE_SESSIONS: "0" }).recoveryRevokesSessions).toBe(
       false,
     );
+    expect(
+      loadConfig({ IDENTITY_RECOVERY_NOTIFY_UNKNOWN_RECIPIENTS: "false" })
+        .recoveryNotifiesUnknownRecipients,
+    ).toBe(false);
   });
 
   it("names the variable when a value is wrong", () => {

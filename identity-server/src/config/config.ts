@@ -44,6 +44,11 @@ export interface IdentityServerConfig {
   privilegedSessionMaxAgeMs: number;
   /** Revoke the identity's other sessions when an account is recovered. */
   recoveryRevokesSessions: boolean;
+  /**
+   * Kratos' `selfservice.flows.recovery.notify_unknown_recipients`: an address without an account
+   * gets a message saying so. On here by default, so both answers cost the same work.
+   */
+  recoveryNotifiesUnknownRecipients: boolean;
   /** Refuse sign-in until the identity has at least one verified address. */
   requireVerifiedAddress: boolean;
   /** Refuse it the legacy way: message 4000010 in the login flow instead of a verification flow. */
@@ -186,6 +191,7 @@ const envSchema = z.object({
   IDENTITY_CODE_MAX_SUBMISSIONS: z.coerce.number().int().min(1).max(100).default(5),
   IDENTITY_PRIVILEGED_SESSION_MAX_AGE: duration.default(3_600_000),
   IDENTITY_RECOVERY_REVOKE_SESSIONS: flag.default(true),
+  IDENTITY_RECOVERY_NOTIFY_UNKNOWN_RECIPIENTS: flag.default(true),
   IDENTITY_REQUIRE_VERIFIED_ADDRESS: flag.default(false),
   IDENTITY_LEGACY_REQUIRE_VERIFIED_LOGIN_ERROR: flag.default(false),
   IDENTITY_MAILBOX_ENABLED: flag.optional(),
@@ -259,6 +265,7 @@ export function loadConfig(env: Record<string, string | undefined>): IdentitySer
     codeMaxSubmissions: e.IDENTITY_CODE_MAX_SUBMISSIONS,
     privilegedSessionMaxAgeMs: e.IDENTITY_PRIVILEGED_SESSION_MAX_AGE,
     recoveryRevokesSessions: e.IDENTITY_RECOVERY_REVOKE_SESSIONS,
+    recoveryNotifiesUnknownRecipients: e.IDENTITY_RECOVERY_NOTIFY_UNKNOWN_RECIPIENTS,
     requireVerifiedAddress: e.IDENTITY_REQUIRE_VERIFIED_ADDRESS,
     legacyRequireVerifiedLoginError: e.IDENTITY_LEGACY_REQUIRE_VERIFIED_LOGIN_ERROR,
     courier: {

@@ -10,7 +10,12 @@ export const messageStatuses: readonly MessageStatus[] = [
   "abandoned",
 ];
 
-export type TemplateType = "recovery_code_valid" | "verification_code_valid" | "login_code_valid";
+export type TemplateType =
+  | "recovery_code_valid"
+  | "verification_code_valid"
+  | "login_code_valid"
+  // Kratos' notify_unknown_recipients: recovery was asked for an address without an account.
+  | "recovery_code_invalid";
 
 export interface CourierMessage {
   id: string;

@@ -1,21 +1,27 @@
 import type { Locale } from "../text/locale.ts";
 import type { MessageChannel, TemplateType } from "./message.ts";
 
-/** The values a template is rendered with; stored with the message so the mailbox can show them. */
-export interface TemplateData {
+/** The values a code template is rendered with; stored with the message so the mailbox can show them. */
+export interface CodeTemplateData {
   code: string;
   expiresInMinutes: number;
   /** E-mail verification only: the link that fills in the code (Kratos' VerificationURL). */
   verificationUrl?: string;
 }
 
+/** Templates that carry no code (recovery_code_invalid) are rendered from nothing. */
+type NoData = Record<string, never>;
+export type TemplateData = CodeTemplateData | NoData;
+type DataOf<T extends TemplateType> = T extends "recovery_code_invalid" ? NoData : CodeTemplateData;
+
 export interface RenderedMessage {
   subject: string;
   body: string;
 }
 
-type Renderer = (data: TemplateData) => RenderedMessage;
-type Catalogue = Record<TemplateType, Record<MessageChannel, Renderer>>;
+type Catalogue = {
+  [T in TemplateType]: Record<MessageChannel, (data: DataOf<T>) => RenderedMessage>;
+};
 
 // Our own wording; text messages have no subject, as in Kratos.
 const english: Catalogue = {
@@ -72,6 +78,22 @@ const english: Catalogue = {
     sms: ({ code, expiresInMinutes }) => ({
       subject: "",
       body: `Your sign-in code is ${code}. It expires in ${expiresInMinutes} minutes.`,
+    }),
+  },
+  recovery_code_invalid: {
+    email: () => ({
+      subject: "Someone tried to recover an account with this address",
+      body: [
+        "Hello,",
+        "",
+        "someone, perhaps you, asked to recover an account with this email address, but no account uses it, so nothing was sent and nothing changed.",
+        "",
+        "If it was you, you may have signed up with another address. If not, ignore this message.",
+      ].join("\n"),
+    }),
+    sms: () => ({
+      subject: "",
+      body: "Someone asked to recover an account with this number, but no account uses it. If it was not you, ignore this message.",
     }),
   },
 };
@@ -132,6 +154,22 @@ const spanish: Catalogue = {
       body: `Tu código para iniciar sesión es ${code}. Caduca en ${expiresInMinutes} minutos.`,
     }),
   },
+  recovery_code_invalid: {
+    email: () => ({
+      subject: "Alguien intentó recuperar una cuenta con esta dirección",
+      body: [
+        "Hola:",
+        "",
+        "alguien, quizá tú, pidió recuperar una cuenta con esta dirección de correo electrónico, pero ninguna cuenta la usa, así que no se envió nada y no cambió nada.",
+        "",
+        "Si fuiste tú, quizá te registraste con otra dirección. Si no, ignora este mensaje.",
+      ].join("\n"),
+    }),
+    sms: () => ({
+      subject: "",
+      body: "Alguien pidió recuperar una cuenta con este número, pero ninguna cuenta lo usa. Si no fuiste tú, ignora este mensaje.",
+    }),
+  },
 };
 
 const catalogues: Record<Locale, Catalogue> = { en: english, es: spanish };
@@ -142,5 +180,7 @@ export function renderTemplate(
   locale: Locale,
   data: TemplateData,
 ): RenderedMessage {
-  return catalogues[locale][type][channel](data);
+  // The caller pairs each template with its data (a code template with a code).
+  const render = catalogues[locale][type][channel] as (data: TemplateData) => RenderedMessage;
+  return render(data);
 }

@@ -25,9 +25,11 @@ function expiresInMinutes(ctx: ServerContext): number {
 }
 
 /**
- * Sends a recovery code if the e-mail address is a known recovery address. For an unknown address
- * nothing is stored or sent, and the caller answers exactly as for a known one, so the answer does
- * not reveal who has an account. Returns whether a code was sent.
+ * Sends a recovery code if the e-mail address is a known recovery address. An unknown address gets
+ * Kratos' "recovery_code_invalid" message instead (notify_unknown_recipients), so both paths store
+ * and deliver one message: the same database writes and the same courier work after the answer,
+ * which otherwise told by its timing whether the address has an account (issue 12). The caller
+ * answers both alike. Returns whether a code was sent.
  */
 export async function sendRecoveryCode(
   db: Executor,
@@ -44,6 +46,17 @@ export async function sendRecoveryCode(
       { flow_id: flow.id, via: "email" },
       "Account recovery was requested for an unknown address.",
     );
+    if (ctx.config.recoveryNotifiesUnknownRecipients) {
+      // A code is drawn and hashed as for a known address, then dropped: equal work up to here.
+      hmacCode(ctx.secret, generateCode());
+      await ctx.courier.queue(db, {
+        channel: "email",
+        recipient: value,
+        templateType: "recovery_code_invalid",
+        locale: asLocale(flow.locale),
+        data: {},
+      });
+    }
     return false;
   }
   const code = generateCode();
