@@ -6,6 +6,7 @@ import { isRecord } from "../flows/node-guards.ts";
 import type { Locale } from "../i18n/locales.ts";
 import { originsOf } from "./csp-origins.ts";
 import { requestInfoContext } from "./request-context.ts";
+import { safeLocation } from "./safe-location.server.ts";
 import type { RouterContextProvider } from "react-router";
 
 /** Why an OAuth2 request cannot go on; the /error page words each one. */
@@ -32,9 +33,12 @@ export async function callOAuth2<T>(
   }
 }
 
-/** Sends the browser to a URL the OAuth2 service chose (its own endpoints, the client's URIs). */
+/**
+ * Sends the browser to a URL the OAuth2 service chose (its own endpoints, the client's URIs),
+ * read as the browser will read it: never a protocol-relative or script URL.
+ */
 export function redirectToOAuth2(to: string): Response {
-  return redirectDocument(to, 303);
+  return redirectDocument(safeLocation(to) ?? "/", 303);
 }
 
 /**
