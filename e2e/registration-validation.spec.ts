@@ -1,4 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
+import { identityAdminUrl } from "./playwright.config.ts";
 import { createPerson, strongPassword, uniqueEmail } from "./support.ts";
 
 const messages = {
@@ -57,6 +58,21 @@ for (const javaScriptEnabled of [true, false]) {
       await expectFieldError(page, "Confirm E-Mail", messages.emailsMustMatch);
       await expectFieldError(page, "Password", messages.strength);
       await expectFieldError(page, "Confirm password", messages.passwordsMustMatch);
+    });
+
+    test("a long password without the required kinds of character is refused (spec §5, 203)", async ({
+      page,
+    }) => {
+      // The identity service would take it; the portal's own composition rule must not.
+      const email = uniqueEmail("composition");
+      const password = "correcthorsebatterystaple";
+      await fill(page, { email, confirmEmail: email, password, confirmPassword: password });
+      await page.getByRole("button", { name: "Sign up" }).click();
+      await expectFieldError(page, "Password", messages.strength);
+      const created = await fetch(
+        `${identityAdminUrl}/admin/identities?credentials_identifier=${encodeURIComponent(email)}`,
+      );
+      expect(await created.json()).toEqual([]);
     });
 
     test("the e-mail match ignores case and surrounding spaces", async ({ page }) => {

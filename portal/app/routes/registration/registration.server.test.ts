@@ -64,6 +64,22 @@ describe("the registration action without JavaScript", () => {
     });
   });
 
+  it("refuses a password the identity service would take but spec §5 does not (id 203)", async () => {
+    const { calls } = stubIdentity({});
+    // Long and not on any list, but without an uppercase letter, a digit or a special character.
+    const password = "correcthorsebatterystaple";
+
+    const result = await submitRegistration(
+      postForm("/en/registration?flow=f1", { ...valid, password, confirm_password: password }),
+    );
+
+    expect(calls).toHaveLength(0);
+    if (result instanceof Response || !("fieldErrors" in result.data)) throw new Error("no errors");
+    expect(result.init?.status).toBe(400);
+    expect(result.data.fieldErrors).toEqual({ password: [messages.passwordStrength] });
+    expect(messages.passwordStrength.id).toBe(203);
+  });
+
   it("requires every field", async () => {
     stubIdentity({});
 

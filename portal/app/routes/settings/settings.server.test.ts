@@ -149,6 +149,29 @@ describe("the settings action, password card", () => {
     });
   });
 
+  it("refuses a long password without the spec §5 character kinds (203), even confirmed", async () => {
+    const { calls } = stubIdentity({});
+    const password = "correcthorsebatterystaple";
+
+    const result = await submitSettings(
+      post("/en/settings?flow=s1", {
+        csrf_token: "t",
+        method: "password",
+        password,
+        confirm_password: password,
+      }),
+    );
+
+    expect(calls).toHaveLength(0);
+    if (result instanceof Response) throw new Error("expected data");
+    expect(result.init?.status).toBe(400);
+    expect(result.data).toEqual({
+      group: "password",
+      fieldErrors: { password: [{ id: 203, key: "validation.passwordStrength", type: "error" }] },
+      values: {},
+    });
+  });
+
   it("sends the new password without the confirmation, then shows the saved flow", async () => {
     const { calls } = stubIdentity({
       "POST /self-service/settings": {
