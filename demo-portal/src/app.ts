@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance, type FastifyLoggerOptions } from "fastif
 import { registerAuthRoutes, sessionCookie } from "./auth-routes.ts";
 import type { DemoConfig } from "./config.ts";
 import { escapeHtml, page } from "./html.ts";
+import { fastifyListenerOptions } from "./listener-limits.ts";
 import { createOidcClient, type OidcClient } from "./oidc-client.ts";
 import { redactedRequest } from "./log-redaction.ts";
 import { personDetails, problemPage, signInLink, signOutForm } from "./pages.ts";
@@ -20,6 +21,8 @@ export function buildDemoPortal(
   logStream?: FastifyLoggerOptions["stream"],
 ): FastifyInstance {
   const app = Fastify({
+    // Slow requests and idle keep-alive connections (DEMO_HTTP_*).
+    ...fastifyListenerOptions(config.listener),
     // The callback's query holds the authorization code and state: logged URLs are redacted.
     logger: {
       level: config.logLevel,

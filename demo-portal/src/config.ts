@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
+import type { ListenerLimits } from "./listener-limits.ts";
 
 // Empty values count as unset, so `VAR=` in a shell or .env file falls back to the default.
 const optional = <T extends z.ZodType>(schema: T) =>
@@ -27,6 +28,12 @@ const issuerUrl = z
     { message: "must be https (plain http only for localhost or a loopback address)" },
   );
 
+const milliseconds = z.coerce
+  .number({ error: "must be a number of milliseconds" })
+  .int({ error: "must be a whole number of milliseconds" })
+  .min(1, { error: "must be at least 1 ms" })
+  .max(2_147_483_647, { error: "must be at most 2147483647 ms" });
+
 const configSchema = z.object({
   DEMO_HOST: optional(z.string().min(1).default("127.0.0.1")),
   DEMO_PORT: optional(z.coerce.number().int().min(0).max(65535).default(4000)),
@@ -43,7 +50,19 @@ const configSchema = z.object({
   LOG_LEVEL: optional(
     z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   ),
+  DEMO_HTTP_HEADERS_TIMEOUT_MS: optional(milliseconds.default(10_000)),
+  DEMO_HTTP_REQUEST_TIMEOUT_MS: optional(milliseconds.default(30_000)),
+  DEMO_HTTP_KEEP_ALIVE_TIMEOUT_MS: optional(milliseconds.default(5_000)),
 });
+
+// Node refuses a headers timeout longer than the whole request's.
+const checkedSchema = configSchema.refine(
+  (env) => env.DEMO_HTTP_HEADERS_TIMEOUT_MS <= env.DEMO_HTTP_REQUEST_TIMEOUT_MS,
+  {
+    path: ["DEMO_HTTP_HEADERS_TIMEOUT_MS"],
+    error: "must not be longer than DEMO_HTTP_REQUEST_TIMEOUT_MS",
+  },
+);
 
 export type DemoConfig = {
   host: string;
@@ -63,10 +82,12 @@ export type DemoConfig = {
   /** Cookies get `Secure` when the app is served over https. */
   secureCookies: boolean;
   logLevel: string;
+  /** Timeouts of the listener (slow or idle connections). */
+  listener: ListenerLimits;
 };
 
 export function loadDemoConfig(env: Record<string, string | undefined>): DemoConfig {
-  const parsed = configSchema.safeParse(env);
+  const parsed = checkedSchema.safeParse(env);
   if (!parsed.success) {
     const problems = parsed.error.issues.map(
       (issue) => `${issue.path.join(".")}: ${issue.message}`,
@@ -92,5 +113,10 @@ export function loadDemoConfig(env: Record<string, string | undefined>): DemoCon
     cookieSecret: c.DEMO_COOKIE_SECRET ?? randomBytes(32).toString("base64url"),
     secureCookies: new URL(publicUrl).protocol === "https:",
     logLevel: c.LOG_LEVEL,
+    listener: {
+      headersTimeoutMs: c.DEMO_HTTP_HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: c.DEMO_HTTP_REQUEST_TIMEOUT_MS,
+      keepAliveTimeoutMs: c.DEMO_HTTP_KEEP_ALIVE_TIMEOUT_MS,
+    },
   };
 }
