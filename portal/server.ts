@@ -82,7 +82,12 @@ app.use(portalSecurityHeaders(new URL("build/client", portalDir)));
 // answered 413 at once, in the identity service's error shape on its proxy path.
 app.use(
   limitBodies(
-    { maxBytes: bodyLimitBytes, maxFields: fieldLimit },
+    {
+      maxBytes: bodyLimitBytes,
+      maxFields: fieldLimit,
+      // Pages take forms only; the identity service answers for what reaches its proxy.
+      formOnly: (req) => !(req.url ?? "").startsWith("/api/kratos/"),
+    },
     (req, res, { status, reason }) => {
       const path = (req.url ?? "").split("?")[0] ?? "";
       // Answered on the socket, so the request log above never sees it finish.

@@ -225,6 +225,37 @@ describe("request bodies on the portal's pages", () => {
     expect(within.headers["set-cookie"]).toEqual([expect.stringMatching(/^theme=dark;/)]);
   }, 60_000);
 
+  it.each([
+    ["JSON", "application/json", "{}", 415, "Only form posts are accepted here."],
+    ["plain text", "text/plain", "theme=dark", 415, "Only form posts are accepted here."],
+    ["no content type", "", "", 415, "Only form posts are accepted here."],
+    [
+      "a multipart body without a boundary",
+      "multipart/form-data",
+      "x",
+      400,
+      "The form could not be read.",
+    ],
+    [
+      "a broken multipart body",
+      "multipart/form-data; boundary=b",
+      "--b\r\nx",
+      400,
+      "The form could not be read.",
+    ],
+  ])(
+    "answers a post of %s to a page with a clear error, not 500",
+    async (_name, type, body, status, reason) => {
+      const answer = await sendBody(portal.port, "/theme", body, {
+        "content-type": type,
+        "content-length": String(Buffer.byteLength(body)),
+      });
+      expect(answer.status).toBe(status);
+      expect(answer.body).toBe(reason);
+    },
+    60_000,
+  );
+
   it("hands a chunked body within the limit to the action", async () => {
     const answer = await sendBody(portal.port, "/theme", "theme=dark&return_to=/es/login?flow=f1");
     expect(answer.status).toBe(302);
@@ -295,5 +326,7 @@ describe("countFormFields", () => {
       "--XyZ\r\nContent-Disposition: form-data; name=a\r\n\r\n1\r\n--XyZ\r\nContent-Disposition: form-data; name=b\r\n\r\n2\r\n--XyZ--\r\n";
     expect(countFormFields(multipart, Buffer.from(body))).toBe(2);
     expect(countFormFields("application/json", Buffer.from('{"a":1,"b":2}'))).toBe(0);
+    expect(countFormFields("multipart/form-data", Buffer.from("x"))).toBe(0);
+    expect(countFormFields('multipart/form-data; boundary=""', Buffer.from("x"))).toBe(0);
   });
 });

@@ -8,6 +8,11 @@ export const fieldLimit = 256;
 export interface BodyLimits {
   maxBytes: number;
   maxFields: number;
+  /**
+   * Requests whose body must be a form that parses (the pages' actions all call
+   * `request.formData()`, which throws on anything else and turned bad input into a 500).
+   */
+  formOnly: (req: IncomingMessage) => boolean;
 }
 
 export type BodyOutcome =
@@ -86,8 +91,10 @@ export function countFormFields(contentType: string | undefined, body: Buffer): 
   }
   if (type.startsWith("multipart/form-data")) {
     const boundary = /boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType ?? "");
-    const delimiter = boundary ? `--${boundary[1] ?? boundary[2] ?? ""}` : "";
-    if (delimiter === "--") return 0;
+    const name = boundary?.[1] ?? boundary?.[2];
+    // No boundary, no parts (and an empty delimiter would be found everywhere, for ever).
+    if (!name) return 0;
+    const delimiter = `--${name}`;
     let count = 0;
     for (let at = body.indexOf(delimiter); at !== -1; at = body.indexOf(delimiter, at + 1)) {
       count += 1;
@@ -106,7 +113,7 @@ export function countFormFields(contentType: string | undefined, body: Buffer): 
 export const lingerMs = 2000;
 
 export interface Refusal {
-  status: 400 | 413;
+  status: 400 | 413 | 415;
   reason: string;
 }
 
@@ -124,17 +131,45 @@ export type AnswerRefusal = (
  */
 export function limitBodies(limits: BodyLimits, answer: AnswerRefusal) {
   return (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => {
-    readBoundedBody(req, limits.maxBytes).then((outcome) => {
+    readBoundedBody(req, limits.maxBytes).then(async (outcome) => {
       if (!outcome.ok) return answerAndClose(req, res, outcome, answer);
-      if (outcome.body === undefined) return next();
-      if (countFormFields(req.headers["content-type"], outcome.body) > limits.maxFields) {
+      const contentType = req.headers["content-type"];
+      const body = outcome.body ?? Buffer.alloc(0);
+      if (countFormFields(contentType, body) > limits.maxFields) {
         const reason = `The form has more than ${limits.maxFields} fields.`;
         return answerAndClose(req, res, { status: 413, reason }, answer);
       }
-      bodies.set(req, outcome.body);
+      // Posts (with or without a body) go to actions, which read them as forms.
+      const posted = !["GET", "HEAD", "OPTIONS"].includes(req.method ?? "GET");
+      if (posted && limits.formOnly(req)) {
+        const refusal = await formRefusal(contentType, body);
+        if (refusal) return answerAndClose(req, res, refusal, answer);
+      }
+      if (outcome.body !== undefined) bodies.set(req, outcome.body);
       next();
     }, next);
   };
+}
+
+/** Why a body is no form `request.formData()` can read, if it is not. */
+async function formRefusal(
+  contentType: string | undefined,
+  body: Buffer,
+): Promise<Refusal | undefined> {
+  const type = (contentType ?? "").toLowerCase();
+  if (
+    !type.startsWith("application/x-www-form-urlencoded") &&
+    !type.startsWith("multipart/form-data")
+  ) {
+    return { status: 415, reason: "Only form posts are accepted here." };
+  }
+  try {
+    // Parsed once here (≤ 64 KiB, ≤ 256 fields) so that the action's own parse cannot fail.
+    await new Response(new Uint8Array(body), { headers: { "content-type": type } }).formData();
+    return undefined;
+  } catch {
+    return { status: 400, reason: "The form could not be read." };
+  }
 }
 
 /**
