@@ -21,6 +21,7 @@ import { registerVerificationRoutes } from "./flows/verification.ts";
 import { registerWebAuthnScriptRoute } from "./flows/webauthn-script.ts";
 import { registerHealthRoutes } from "./health.ts";
 import { cookieSettings } from "./http/cookies.ts";
+import { registerCors } from "./http/cors-hook.ts";
 import { createFastify } from "./http/fastify-setup.ts";
 import { registerAdminTokenCheck } from "./http/admin-token.ts";
 import { registerCsrfCookieHook } from "./http/csrf-cookie-hook.ts";
@@ -103,6 +104,8 @@ export async function startIdentityServer(
   };
 
   const publicApp = await createFastify(logger.child({ listener: "public" }), config.listener);
+  // First: preflights are answered before the CSRF cookie or any route sees them.
+  registerCors(publicApp, config.cors, publicApp.log);
   registerCsrfCookieHook(publicApp, ctx.cookies);
   registerHealthRoutes(publicApp, ctx);
   registerSchemaRoutes(publicApp, ctx);

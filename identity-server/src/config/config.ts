@@ -9,6 +9,8 @@ import {
   type SessionTokenizerConfig,
 } from "./tokenizer-config.ts";
 import { checkListenerEnv, listenerConfigFrom, listenerEnvShape } from "./listener-config.ts";
+import { checkCorsEnv, corsEnvShape, identityCorsConfigFrom } from "./cors-config.ts";
+import type { CorsConfig } from "../http/cors.ts";
 import type { ListenerLimits } from "../http/listener-limits.ts";
 import {
   rateLimitConfigFrom,
@@ -64,6 +66,8 @@ export interface IdentityServerConfig {
   rateLimits: RateLimitConfig;
   /** Timeouts of every listener: slow requests and idle keep-alive connections. */
   listener: ListenerLimits;
+  /** Kratos' `serve.public.cors` on the public listener (IDENTITY_CORS_*). */
+  cors: CorsConfig;
 }
 
 /** Kratos' `required_aal` settings: `aal1`, or the highest level the identity can reach. */
@@ -215,6 +219,7 @@ const envSchema = z.object({
   ...tokenizerEnvShape,
   ...rateLimitEnvShape,
   ...listenerEnvShape,
+  ...corsEnvShape,
 });
 
 function withoutTrailingSlash(url: string): string {
@@ -232,7 +237,10 @@ export function loadConfig(env: Record<string, string | undefined>): IdentitySer
     const value = env[key];
     if (value !== undefined && value.trim() !== "") present[key] = value;
   }
-  const parsed = envSchema.superRefine(checkListenerEnv).safeParse(present);
+  const parsed = envSchema
+    .superRefine(checkListenerEnv)
+    .superRefine(checkCorsEnv)
+    .safeParse(present);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => {
       const variable = String(issue.path[0] ?? "environment");
@@ -294,5 +302,6 @@ export function loadConfig(env: Record<string, string | undefined>): IdentitySer
     sessionTokenizer: tokenizerConfigFrom(e),
     rateLimits: rateLimitConfigFrom(e),
     listener: listenerConfigFrom(e),
+    cors: identityCorsConfigFrom(e),
   };
 }

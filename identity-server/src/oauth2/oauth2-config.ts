@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { parseDuration } from "../config/duration.ts";
+import { oauth2CorsConfigFrom, type CorsEnv } from "../config/cors-config.ts";
+import type { CorsConfig } from "../http/cors.ts";
 import type { ClientAuthLimitRules } from "./clients/client-auth-limits.ts";
 
 /** The Hydra-compatible OAuth2 service's settings (environment variables IDENTITY_OAUTH2_*). */
@@ -27,6 +29,8 @@ export interface OAuth2Config {
   clientAuthLimits: ClientAuthLimitRules;
   /** A first-party client registered (upserted) at every start-up. */
   seedClient: SeedClient | undefined;
+  /** Hydra's `serve.public.cors` on the public listener (IDENTITY_OAUTH2_CORS_*). */
+  cors: CorsConfig;
 }
 
 export interface OAuth2Lifespans {
@@ -154,7 +158,7 @@ export const oauth2EnvShape = {
 type OAuth2Env = z.infer<z.ZodObject<typeof oauth2EnvShape>>;
 
 /** Maps the validated variables onto the service's settings. */
-export function oauth2ConfigFrom(env: OAuth2Env): OAuth2Config {
+export function oauth2ConfigFrom(env: OAuth2Env & CorsEnv): OAuth2Config {
   return {
     enabled: env.IDENTITY_OAUTH2_ENABLED,
     publicPort: env.IDENTITY_OAUTH2_PUBLIC_PORT,
@@ -186,5 +190,6 @@ export function oauth2ConfigFrom(env: OAuth2Env): OAuth2Config {
       },
     },
     seedClient: env.IDENTITY_OAUTH2_SEED_CLIENT,
+    cors: oauth2CorsConfigFrom(env),
   };
 }

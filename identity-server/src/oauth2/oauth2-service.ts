@@ -41,6 +41,7 @@ import { answerPublicHealth, registerAdminHealthRoutes } from "./health.ts";
 import { HydraError, invalidClientMetadata, invalidRedirectUri } from "./hydra-error.ts";
 import type { OAuth2Config } from "./oauth2-config.ts";
 import { ProviderHolder } from "./provider/provider-holder.ts";
+import { applyOAuth2PublicCors } from "./public-cors.ts";
 import { setOAuth2PublicHeaders } from "./public-security-headers.ts";
 import { startExpiryCleanup } from "./store/expiry-cleanup.ts";
 import { migrateOAuth2 } from "./store/oauth2-migrations.ts";
@@ -137,10 +138,13 @@ export async function startOAuth2Service(
 
   let holder: ProviderHolder | undefined;
   const listenerLimits = options.listener ?? defaultListenerLimits;
+  const cors = applyOAuth2PublicCors(config.cors, logger.child({ listener: "oauth2-public" }));
   const publicServer = createServer(nodeListenerOptions(listenerLimits), (req, res) => {
     // An absolute-form target (`GET http://host/path`) is routed as its path and query.
     req.url = originForm(req.url ?? "/");
     setOAuth2PublicHeaders(res);
+    // Hydra's serve.public.cors: a preflight is answered here, before health, flows or cookies.
+    if (cors(req, res)) return;
     const path = (req.url ?? "/").split("?")[0] ?? "/";
     void answerPublicHealth(db, req.method, path, res).then((answered) => {
       if (answered) return;

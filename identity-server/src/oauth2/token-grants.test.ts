@@ -376,32 +376,6 @@ describe("client_credentials", () => {
   });
 });
 
-describe("CORS", () => {
-  it("lets browsers call the token endpoint only from the client's allowed origins", async () => {
-    const spa = await registerClient(service, {
-      grant_types: ["client_credentials"],
-      scope: "api",
-      allowed_cors_origins: ["https://app.example.com"],
-    });
-    const call = (origin: string) =>
-      fetch(`${service.issuer}/oauth2/token`, {
-        method: "POST",
-        headers: {
-          origin,
-          "content-type": "application/x-www-form-urlencoded",
-          authorization: `Basic ${Buffer.from(`${spa.client_id}:${spa.client_secret ?? ""}`).toString("base64")}`,
-        },
-        body: "grant_type=client_credentials",
-      });
-    const allowed = await call("https://app.example.com");
-    expect(allowed.status).toBe(200);
-    expect(allowed.headers.get("access-control-allow-origin")).toBe("https://app.example.com");
-    const refused = await call("https://evil.example.com");
-    expect(refused.status).toBe(400);
-    expect(refused.headers.get("access-control-allow-origin")).toBeNull();
-  });
-});
-
 describe("token endpoint errors", () => {
   it("answer as OAuth2 errors `{error, error_description}`", async () => {
     const answer = await tokenRequest(

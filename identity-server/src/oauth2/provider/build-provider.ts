@@ -5,6 +5,7 @@ import type { ClientExtras } from "../clients/client-metadata.ts";
 import { extraClientProperties } from "../clients/client-metadata.ts";
 import type { PrivateJwk } from "../crypto/signing-keys.ts";
 import type { OAuth2Config } from "../oauth2-config.ts";
+import { clientBasedCors } from "../public-cors.ts";
 import type { OAuth2Db } from "../store/oauth2-tables.ts";
 import { payloadAdapterFactory } from "../store/payload-adapter.ts";
 import { sendBrowserError } from "./browser-pages.ts";
@@ -75,6 +76,7 @@ const routes = {
  */
 export function buildProvider(deps: ProviderDeps, scopes: Iterable<string>): Provider {
   const { config, db, now } = deps;
+  const clientCors = clientBasedCors(config.cors);
   const claimDeps = { db, now };
   const configuration: Configuration = {
     adapter: payloadAdapterFactory(db, now),
@@ -146,8 +148,9 @@ export function buildProvider(deps: ProviderDeps, scopes: Iterable<string>): Pro
       },
       [injectedConsentMarker]: null,
     },
-    clientBasedCORS: (_ctx, origin, client) =>
-      ((client as typeof client & ClientExtras).allowed_cors_origins ?? []).includes(origin),
+    // Hydra's per-client origins, only while serve.public.cors is on (public-cors.ts).
+    clientBasedCORS: (ctx, origin, client) =>
+      clientCors(ctx, origin, client as typeof client & ClientExtras),
     findAccount: findAccountWithConsentClaims(claimDeps),
     extraTokenClaims: consentAccessTokenClaims(claimDeps),
     loadExistingGrant: rememberedGrant(claimDeps),
