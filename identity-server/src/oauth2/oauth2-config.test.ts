@@ -29,6 +29,8 @@ describe("OAuth2 configuration", () => {
         perIp: { max: 50, windowMs: 900_000 },
       },
       seedClient: undefined,
+      // Hydra's serve.public.cors defaults (cors.test.ts checks the rest).
+      cors: expect.objectContaining({ enabled: false, allowCredentials: true, maxAgeSeconds: 0 }),
     });
   });
 
