@@ -219,7 +219,13 @@ describe("the budget of hashed secret checks per client", () => {
     expect((await call(service, "/oauth2/token", grant, { client, via: "basic" })).status).toBe(
       200,
     );
-    const wrong = { client, secret: "a-wrong-guess", via: "basic" } as const;
+    // From another address: this one is now known and not held to the client's budget.
+    const wrong = {
+      client,
+      secret: "a-wrong-guess",
+      via: "basic",
+      forwardedFor: "203.0.113.9",
+    } as const;
     for (let guess = 0; guess < 2; guess++) {
       expect((await call(service, "/oauth2/token", grant, wrong)).status).toBe(401);
     }
@@ -242,6 +248,72 @@ describe("the budget of hashed secret checks per client", () => {
       401, 401, 401, 429, 429, 429, 429, 429,
     ]);
     expect(hashedChecks() - before).toBe(3);
+  });
+});
+
+describe("guesses at a public client id from elsewhere (the defaults: 20 per client, 50 per IP)", () => {
+  let service: OAuth2TestService;
+  beforeAll(async () => {
+    service = await startOAuth2TestService();
+  });
+  afterAll(() => service.stop());
+
+  it("do not lock out an address that authenticated as the client before", async () => {
+    const client = await machineClient(service);
+    const [attacker, owner, newcomer] = ["203.0.113.7", "198.51.100.20", "192.0.2.30"];
+    const right = (forwardedFor: string) => ({ client, via: "basic", forwardedFor }) as const;
+    expect((await call(service, "/oauth2/token", grant, right(owner))).status).toBe(200);
+    // Long enough for the remembered verification to lapse: the next right secret is hashed.
+    service.advanceClock(6 * 60_000);
+
+    const statuses: number[] = [];
+    for (let guess = 0; guess < 25; guess++) {
+      const wrong = { ...right(attacker), secret: `guess-${guess}` };
+      statuses.push((await call(service, "/oauth2/token", grant, wrong)).status);
+    }
+    // The owner's own first (hashed) success counted too: 19 guesses were left.
+    expect(statuses).toEqual([...Array<number>(19).fill(401), ...Array<number>(6).fill(429)]);
+
+    const before = hashedChecks();
+    // An address never seen with this client shares the spent budget, right secret or not.
+    const refused = await call(service, "/oauth2/token", grant, right(newcomer));
+    expect(refused.status).toBe(429);
+    expect(refused.body?.error).toBe("temporarily_unavailable");
+    expect(hashedChecks()).toBe(before);
+    // The owner's address is not refused: its secret is hashed and it gets a token.
+    const ownerAgain = await call(service, "/oauth2/token", grant, right(owner));
+    expect(ownerAgain.status).toBe(200);
+    expect(ownerAgain.body?.access_token).toEqual(expect.any(String));
+    expect(hashedChecks() - before).toBe(1);
+    // Its wrong secrets are not refused by the client's budget either (they count per IP).
+    const ownerTypo = await call(service, "/oauth2/token", grant, {
+      ...right(owner),
+      secret: "a-typo",
+    });
+    expect(ownerTypo.status).toBe(401);
+    // Guesses from elsewhere still are.
+    const more = { ...right(newcomer), secret: "another-guess" };
+    expect((await call(service, "/oauth2/token", grant, more)).status).toBe(429);
+
+    // The owner's address stays known for a day after its last success, not after its first.
+    service.advanceClock(23 * 60 * 60_000);
+    expect((await call(service, "/oauth2/token", grant, right(owner))).status).toBe(200);
+    service.advanceClock(2 * 60 * 60_000);
+    for (let guess = 0; guess < 20; guess++) {
+      const wrong = { ...right(attacker), secret: `late-guess-${guess}` };
+      expect((await call(service, "/oauth2/token", grant, wrong)).status).toBe(401);
+    }
+    service.advanceClock(6 * 60_000);
+    expect((await call(service, "/oauth2/token", grant, right(newcomer))).status).toBe(429);
+    expect((await call(service, "/oauth2/token", grant, right(owner))).status).toBe(200);
+
+    // A day without success and it is a stranger again.
+    service.advanceClock(24 * 60 * 60_000);
+    for (let guess = 0; guess < 20; guess++) {
+      const wrong = { ...right(attacker), secret: `next-day-guess-${guess}` };
+      expect((await call(service, "/oauth2/token", grant, wrong)).status).toBe(401);
+    }
+    expect((await call(service, "/oauth2/token", grant, right(owner))).status).toBe(429);
   });
 });
 

@@ -9,16 +9,29 @@ import {
 } from "./verified-secrets.ts";
 
 describe("remembered client secret verifications", () => {
-  it("vouch only for the same client, hash and secret, and only for a few minutes", () => {
+  it("vouch only for the same client, hash and secret, and only for a few minutes after use", () => {
     const now = 1_000_000;
     rememberVerified("client-a", "hash-1", "secret", now);
     expect(wasVerified("client-a", "hash-1", "secret", now + 1)).toBe(true);
     expect(wasVerified("client-a", "hash-1", "other-secret", now + 1)).toBe(false);
     expect(wasVerified("client-a", "hash-2", "secret", now + 1)).toBe(false);
     expect(wasVerified("client-b", "hash-1", "secret", now + 1)).toBe(false);
-    expect(wasVerified("client-a", "hash-1", "secret", now + verifiedSecretTtlMs)).toBe(false);
+    // The last use (now + 1) renewed it for the full time, no longer.
+    expect(wasVerified("client-a", "hash-1", "secret", now + 1 + verifiedSecretTtlMs)).toBe(false);
     // An expired entry is dropped when met.
     expect(wasVerified("client-a", "hash-1", "secret", now + 1)).toBe(false);
+  });
+
+  it("are renewed each time the secret is presented again (sliding), and expire when idle", () => {
+    const now = 1_500_000;
+    const step = verifiedSecretTtlMs - 1000;
+    rememberVerified("client-busy", "hash", "secret", now);
+    // Presented every few minutes: still remembered long after the first verification.
+    for (let use = 1; use <= 5; use++) {
+      expect(wasVerified("client-busy", "hash", "secret", now + use * step)).toBe(true);
+    }
+    const lastUse = now + 5 * step;
+    expect(wasVerified("client-busy", "hash", "secret", lastUse + verifiedSecretTtlMs)).toBe(false);
   });
 
   it("are forgotten when their client changes or goes", () => {

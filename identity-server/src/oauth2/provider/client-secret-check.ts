@@ -11,11 +11,13 @@ import { requestIp } from "./request-ip.ts";
 //    authenticate with client_secret_post and the other way round; Hydra (fosite's
 //    client_authentication.go) refuses that with 401 invalid_client before any secret is looked at;
 // 2. a secret verified within the last minutes passes at once (crypto/verified-secrets.ts);
-// 3. otherwise, while the client id or the client IP has used up its budget of secret checks,
-//    the request is refused without hashing (429, Retry-After);
+// 3. otherwise, while a budget of secret checks that applies is used up, the request is refused
+//    without hashing (429, Retry-After): the client IP's, and the client id's unless this address
+//    has authenticated as this client before (clients/client-auth-limits.ts);
 // 4. otherwise the attempt is counted first and then hashed. Counting before hashing keeps a
 //    burst of parallel guesses from all passing step 3 while the first hashes are still running;
 //    a right secret counts too, once, and is then remembered (step 2).
+// Every success (steps 2 and 4) marks the address as known for the client for another day.
 
 type SecretClient = ClientExtras & { clientId: string; clientAuthMethod: string };
 
@@ -52,19 +54,23 @@ export function hashedSecretComparison(limits: ClientAuthLimits) {
     if (presented !== this.clientAuthMethod) throw wrongMethod(this.clientAuthMethod, presented);
 
     const { clientId } = this;
+    const ip = ctx ? requestIp(ctx.req) : undefined;
+    const succeeded = () => {
+      if (ip !== undefined) limits.recordSuccess(clientId, ip);
+      return true;
+    };
     const hashes = this.hydra_secret_hashes ?? [];
-    if (hashes.some((hash) => wasVerified(clientId, hash, actual, performance.now()))) return true;
+    const now = limits.now();
+    if (hashes.some((hash) => wasVerified(clientId, hash, actual, now))) return succeeded();
 
-    if (ctx) {
-      const ip = requestIp(ctx.req);
-      const waitMs = limits.waitMs(clientId, ip);
+    if (ctx && ip !== undefined) {
+      const waitMs = limits.admit(clientId, ip);
       if (waitMs !== undefined) throw tooManyFailures(ctx, waitMs);
-      limits.recordAttempt(clientId, ip);
     }
     for (const hash of hashes) {
       if (await verifySecret(actual, hash)) {
-        rememberVerified(clientId, hash, actual, performance.now());
-        return true;
+        rememberVerified(clientId, hash, actual, limits.now());
+        return succeeded();
       }
     }
     return false;
