@@ -16,11 +16,16 @@ export const ownMessages: readonly OwnMessage[] = [
   // Settings group `code`: turn codes to one verified address on or off as a second factor.
   { id: 9010002, type: "info", text: "Use codes sent to {address} as a second factor" },
   { id: 9010003, type: "info", text: "Stop using codes sent to {address} as a second factor" },
-  // The `totp-trusted-devices` text node: its text is the JSON list of trusted devices.
-  { id: 9010004, type: "info", text: "{data}" },
+  // The `totp-trusted-devices` text node. Its text names the devices for UIs that do not know
+  // them; its context's `data` is the JSON list for those that do. 9010009 when there is none.
+  {
+    id: 9010004,
+    type: "info",
+    text: "Trusted devices skip the second factor until they expire: {devices}.",
+  },
   { id: 9010005, type: "info", text: "Trusted devices" },
-  // The `totp_device_untrust` submit, one per trusted device.
-  { id: 9010006, type: "info", text: "Stop trusting this device" },
+  // The `totp_device_untrust` submit, one per trusted device; {device} says which.
+  { id: 9010006, type: "info", text: "Stop trusting {device}" },
   // Rate limits (src/rate-limit): {wait} is "3 minutes" or "40 seconds"; the context gives
   // `retry_after_seconds` so a UI can word the wait in its own language.
   { id: 9010007, type: "error", text: "Too many attempts. Try again in {wait}." },
@@ -28,5 +33,10 @@ export const ownMessages: readonly OwnMessage[] = [
     id: 9010008,
     type: "error",
     text: "Too many codes were requested for this address. Try again in {wait}.",
+  },
+  {
+    id: 9010009,
+    type: "info",
+    text: "No device is trusted: every sign-in asks for the second factor.",
   },
 ];

@@ -15,6 +15,7 @@ import {
 } from "../store/trusted-devices.ts";
 import { uiText } from "../text/messages.ts";
 import { csrfNode, inputNode, textNode, upsertNode } from "../ui/nodes.ts";
+import { describeDevice } from "./device-description.ts";
 import { clearTrustedDeviceCookie, trustedDeviceToken } from "./trusted-device-cookie.ts";
 
 export const untrustFields = [
@@ -48,8 +49,10 @@ export function trustedDevicesJson(devices: readonly TrustedDevice[]): string {
 
 /**
  * Our addition to the totp group while the identity has a second factor: the text node
- * `totp-trusted-devices` (9010004, its text and `data` the JSON list) and one
- * `totp_device_untrust` submit (9010006) per device, its value the device id.
+ * `totp-trusted-devices` and one `totp_device_untrust` submit (9010006 "Stop trusting {device}")
+ * per device, its value the device id. The node's text (9010004, or 9010009 for none) names the
+ * devices in words, so a UI that does not know it still reads well; the JSON list is its
+ * context's and its attributes' `data`.
  */
 export async function populateTrustedDevicesSettings(
   ctx: ServerContext,
@@ -61,7 +64,12 @@ export async function populateTrustedDevicesSettings(
   if (!hasSecondFactor(identity, ctx.config.secondFactor)) return;
   const devices = await listTrustedDevices(db, identity.id, ctx.now());
   const data = trustedDevicesJson(devices);
-  const list = textNode("totp-trusted-devices", uiText(9010004, { data }), "totp", uiText(9010005));
+  const devicesText = devices.map(describeDevice).join("; ");
+  const text =
+    devices.length === 0
+      ? uiText(9010009, {}, { data })
+      : uiText(9010004, { devices: devicesText }, { data, devices: devicesText });
+  const list = textNode("totp-trusted-devices", text, "totp", uiText(9010005));
   list.attributes = { ...list.attributes, data, node_type: "text" };
   upsertNode(flow.ui, csrfNode(csrfToken));
   upsertNode(flow.ui, list);
@@ -72,7 +80,11 @@ export async function populateTrustedDevicesSettings(
         type: "submit",
         group: "totp",
         value: device.id,
-        label: uiText(9010006, {}, { device_id: device.id }),
+        label: uiText(
+          9010006,
+          { device: describeDevice(device) },
+          { device_id: device.id, device: describeDevice(device) },
+        ),
       }),
     );
   }

@@ -20,6 +20,7 @@ const reworded = new Set([
   "kratos.4050001",
   "kratos.4060005",
   "kratos.4070005",
+  "kratos.9010006",
 ]);
 
 /** Values Kratos derives into its text but not its context; the portal derives them too. */
@@ -35,7 +36,8 @@ const renderedElsewhere = new Set([1050015]);
 
 /**
  * The identity service's own messages (901xxxx, a range Kratos does not use; listed in its
- * README): the English text it sends and the context it gives. 9010004 is data, not text.
+ * README): the English text it sends and the context it gives. 9010004 and 9010009 are the
+ * trusted-devices list, which the portal renders from its data.
  */
 const identityServiceMessages: readonly VendorMessage[] = [
   { id: 9010001, text: "Trust this device for {days} days", context_keys: ["days"] },
@@ -50,7 +52,8 @@ const identityServiceMessages: readonly VendorMessage[] = [
     context_keys: ["address", "channel"],
   },
   { id: 9010005, text: "Trusted devices", context_keys: [] },
-  { id: 9010006, text: "Stop trusting this device", context_keys: ["device_id"] },
+  // The portal's button sits in the device's card, so "this device" is enough there.
+  { id: 9010006, text: "Stop trusting {device}", context_keys: ["device", "device_id"] },
   {
     id: 9010007,
     text: "Too many attempts. Try again in {wait}.",
