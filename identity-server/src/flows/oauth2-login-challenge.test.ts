@@ -1,3 +1,6 @@
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type * as oidc from "openid-client";
 import { csrfTokenOf, registerNative, strongPassword } from "../test-support/flow-helpers.ts";
@@ -12,6 +15,7 @@ import {
 } from "../test-support/oauth2-relying-party.ts";
 import { linkTotp, totpCode } from "../test-support/second-factor-helpers.ts";
 import { startTestServer, type TestServer } from "../test-support/test-server.ts";
+import { databaseFileName } from "../store/database.ts";
 
 // Kratos as Hydra's login provider (kratos-behaviour §10): every identity-server answer goes
 // through the spec-checked `call`, so flow JSON with `oauth2_login_request` is validated against
@@ -298,6 +302,83 @@ describe("registration with an OAuth2 login challenge", () => {
     const location = String(verified.headers.get("location"));
     expect(isOAuth2Url(location)).toBe(true);
     const claims = await finishAuthorization(ts, auth, location);
+    const whoami = await call(`${ts.publicUrl}/sessions/whoami`, { jar, headers: json });
+    expect(claims.sub).toBe((whoami.body as { identity: Json }).identity.id);
+  });
+
+  it("gives an SPA the login_verifier in its answer only, never in the stored flow", async () => {
+    const email = "challenge-register-spa@example.com";
+    const auth = await startAuthorization(ts, rp);
+    const jar = new CookieJar();
+    const init = await call(
+      `${ts.publicUrl}/self-service/registration/browser?login_challenge=${auth.loginChallenge}`,
+      { jar, headers: json },
+    );
+    const flow = init.body as Json;
+    const registered = await call(
+      `${ts.publicUrl}/self-service/registration?flow=${String(flow.id)}`,
+      {
+        method: "POST",
+        jar,
+        headers: { ...html, "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({
+          method: "password",
+          password: strongPassword,
+          "traits.email": email,
+          csrf_token: csrfTokenOf(flow as never),
+        }).toString(),
+      },
+    );
+    const verificationId = String(
+      new URL(String(registered.headers.get("location"))).searchParams.get("flow"),
+    );
+    const verificationUrl = `${ts.publicUrl}/self-service/verification/flows?id=${verificationId}`;
+    const verification = await call(verificationUrl, { jar, headers: json });
+
+    const verified = await call(
+      `${ts.publicUrl}/self-service/verification?flow=${verificationId}`,
+      {
+        method: "POST",
+        jar,
+        headers: { ...json, "content-type": "application/json" },
+        body: JSON.stringify({
+          method: "code",
+          code: await ts.latestCode(email),
+          csrf_token: csrfTokenOf(verification.body as never),
+        }),
+      },
+    );
+    expect(verified.status).toBe(200);
+    const continueHref = (body: unknown): string => {
+      const nodes = (body as { ui: { nodes: { attributes: Json }[] } }).ui.nodes;
+      const node = nodes.find((n) => n.attributes.id === "continue");
+      return String(node?.attributes.href);
+    };
+    const link = continueHref(verified.body);
+    expect(isOAuth2Url(link)).toBe(true);
+    const verifier = String(new URL(link).searchParams.get("login_verifier"));
+    expect(verifier.length).toBeGreaterThan(20);
+
+    // Neither the stored flow, nor anything else in the database, nor a later read of the flow
+    // holds the verifier.
+    const db = new DatabaseSync(path.join(ts.dataDir, databaseFileName), { readOnly: true });
+    try {
+      const row = db.prepare("SELECT * FROM selfservice_flows WHERE id = ?").get(verificationId);
+      expect(row).toBeDefined();
+      expect(JSON.stringify(row)).not.toContain(verifier);
+    } finally {
+      db.close();
+    }
+    const files = [databaseFileName, `${databaseFileName}-wal`]
+      .map((name) => path.join(ts.dataDir, name))
+      .filter((file) => existsSync(file));
+    for (const file of files) expect(readFileSync(file).includes(verifier)).toBe(false);
+    const reread = await call(verificationUrl, { jar, headers: json });
+    expect((reread.body as Json).state).toBe("passed_challenge");
+    expect(isOAuth2Url(continueHref(reread.body))).toBe(false);
+
+    // The link in the answer finishes the OAuth2 login.
+    const claims = await finishAuthorization(ts, auth, link);
     const whoami = await call(`${ts.publicUrl}/sessions/whoami`, { jar, headers: json });
     expect(claims.sub).toBe((whoami.body as { identity: Json }).identity.id);
   });
