@@ -40,6 +40,9 @@ function stack(offset: number, limits: Record<string, string>): Stack {
       IDENTITY_OAUTH2_ADMIN_PORT: String(port.oauth2Admin),
       LOG_LEVEL: "warn",
       IDENTITY_LOG_LEVEL: "warn",
+      // Every test's browser comes from 127.0.0.1, so the per-IP code-send limit would soon refuse
+      // them all; it has tests of its own (identity-server/src/rate-limit).
+      IDENTITY_RATE_LIMIT_CODE_SENDS_PER_IP: "0",
       ...limits,
     },
   };

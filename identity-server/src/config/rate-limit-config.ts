@@ -18,8 +18,22 @@ export interface RateLimitConfig {
    * instead of the identifier's and IP's, so strangers cannot lock the owner out of it.
    */
   passwordPerDevice: RateLimitRule;
-  /** Codes sent per address: recovery, verification and second-factor login codes. */
+  /**
+   * Codes and notices sent per address (recovery, verification, second-factor login codes, the
+   * "no account" recovery notice) when the requester has not proven to be the address's account.
+   */
   codeSendsPerAddress: RateLimitRule;
+  /**
+   * Codes and notices sent per client IP, to any addresses: one client cannot mail any number of
+   * strangers. A known browser of the account (below) does not count here.
+   */
+  codeSendsPerIp: RateLimitRule;
+  /**
+   * Codes sent to an account's addresses at the request of a browser whose device cookie names the
+   * account, or of one of its sessions (a second-factor code): counted instead of the address's
+   * budget, so strangers using that up cannot keep the owner from their codes.
+   */
+  codeSendsPerDevice: RateLimitRule;
   /** Wrong second factors (TOTP, backup code, login code) per identity. */
   secondFactorPerIdentity: RateLimitRule;
 }
@@ -49,6 +63,8 @@ export const rateLimitEnvShape = {
   IDENTITY_RATE_LIMIT_PASSWORD_PER_DEVICE: count.default(10),
   IDENTITY_RATE_LIMIT_PASSWORD_WINDOW: window.default(15 * 60_000),
   IDENTITY_RATE_LIMIT_CODE_SENDS_PER_ADDRESS: count.default(5),
+  IDENTITY_RATE_LIMIT_CODE_SENDS_PER_IP: count.default(20),
+  IDENTITY_RATE_LIMIT_CODE_SENDS_PER_DEVICE: count.default(5),
   IDENTITY_RATE_LIMIT_CODE_SENDS_WINDOW: window.default(15 * 60_000),
   IDENTITY_RATE_LIMIT_SECOND_FACTOR_PER_IDENTITY: count.default(10),
   IDENTITY_RATE_LIMIT_SECOND_FACTOR_WINDOW: window.default(10 * 60_000),
@@ -70,6 +86,14 @@ export function rateLimitConfigFrom(env: RateLimitEnv): RateLimitConfig {
     },
     codeSendsPerAddress: {
       max: env.IDENTITY_RATE_LIMIT_CODE_SENDS_PER_ADDRESS,
+      windowMs: env.IDENTITY_RATE_LIMIT_CODE_SENDS_WINDOW,
+    },
+    codeSendsPerIp: {
+      max: env.IDENTITY_RATE_LIMIT_CODE_SENDS_PER_IP,
+      windowMs: env.IDENTITY_RATE_LIMIT_CODE_SENDS_WINDOW,
+    },
+    codeSendsPerDevice: {
+      max: env.IDENTITY_RATE_LIMIT_CODE_SENDS_PER_DEVICE,
       windowMs: env.IDENTITY_RATE_LIMIT_CODE_SENDS_WINDOW,
     },
     secondFactorPerIdentity: {

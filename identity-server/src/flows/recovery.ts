@@ -11,6 +11,7 @@ import {
   showRecoveryCodeForm,
 } from "../methods/code/recovery-nodes.ts";
 import { sendRecoveryCode } from "../methods/code/send-code.ts";
+import { codeRequesterOf } from "../rate-limit/code-requester.ts";
 import { CodeNotFoundError, useOneTimeCode } from "../methods/code/use-code.ts";
 import { fetchSession } from "../session/session-manager.ts";
 import { deleteCodesOfFlow, type StoredCode } from "../store/codes.ts";
@@ -210,9 +211,10 @@ async function sendCode(
   showRecoveryCodeForm(flow, csrfToken(), body.email);
   // The same statements run for known and unknown addresses except the code and message inserts,
   // so neither the answer nor its timing tells whether the address has an account.
+  const requester = await codeRequesterOf(ctx, request, flow);
   await ctx.db.transaction().execute(async (trx) => {
     await deleteCodesOfFlow(trx, flow.id);
-    await sendRecoveryCode(trx, ctx, flow, body.email);
+    await sendRecoveryCode(trx, ctx, requester, flow, body.email);
     await updateFlow(trx, flow, ctx.now());
   });
   flow.transientPayload = body.transientPayload;

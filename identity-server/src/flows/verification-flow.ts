@@ -4,6 +4,7 @@ import { csrfTokenFor } from "../http/csrf.ts";
 import { secureRedirectTo } from "../http/return-to.ts";
 import type { Identity, VerifiableAddress } from "../identity/identity.ts";
 import { sendVerificationCodeTo } from "../methods/code/send-code.ts";
+import { codeRequesterOf } from "../rate-limit/code-requester.ts";
 import {
   showVerificationAddressForm,
   showVerificationCodeForm,
@@ -110,7 +111,10 @@ export async function startVerification(
     address.via,
   );
   await insertFlow(db, flow);
-  await sendVerificationCodeTo(db, ctx, flow, identity.id, address);
+  // The requester is read from the request that caused the send: the signed-in person changing
+  // an address in settings has a session (and usually a device cookie) of the account.
+  const requester = await codeRequesterOf(ctx, request, flow, db);
+  await sendVerificationCodeTo(db, ctx, requester, flow, identity.id, address);
   const url = flow.type === "browser" ? uiUrl(ctx, "/verification", flow.id) : undefined;
   return { flow, address, continueWith: showVerificationUi(flow.id, address.value, url) };
 }

@@ -5,6 +5,7 @@ import { csrfTokenFor, regenerateCsrfSecret } from "../http/csrf.ts";
 import { gone, HerodotError } from "../http/errors.ts";
 import { decodeFlowBody } from "../http/flow-body.ts";
 import { channelOf, sendVerificationCodeFor } from "../methods/code/send-code.ts";
+import { codeRequesterOf } from "../rate-limit/code-requester.ts";
 import { CodeNotFoundError, useOneTimeCode } from "../methods/code/use-code.ts";
 import {
   restoreVerificationAddressInput,
@@ -231,9 +232,10 @@ async function sendCode(
     { name: "email", address: body.address },
     channel,
   );
+  const requester = await codeRequesterOf(ctx, request, flow);
   await ctx.db.transaction().execute(async (trx) => {
     await deleteCodesOfFlow(trx, flow.id);
-    await sendVerificationCodeFor(trx, ctx, flow, body.address);
+    await sendVerificationCodeFor(trx, ctx, requester, flow, body.address);
     await updateFlow(trx, flow, ctx.now());
   });
   return answerStep(ctx, request, reply, flow);

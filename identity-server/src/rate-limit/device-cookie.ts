@@ -65,8 +65,17 @@ export function deviceKeyFor(
   cookies: CookieSettings,
   identityId: string,
 ): string | undefined {
-  const entry = readEntries(request, cookies.secret).find((e) => e.identityId === identityId);
-  return entry ? `${entry.identityId}.${entry.nonce}` : undefined;
+  return deviceKeysOf(request, cookies).get(identityId);
+}
+
+/** Every account this browser's cookie validly names, with the browser's rate-limit key for it. */
+export function deviceKeysOf(
+  request: FastifyRequest,
+  cookies: CookieSettings,
+): Map<string, string> {
+  return new Map(
+    readEntries(request, cookies.secret).map((e) => [e.identityId, `${e.identityId}.${e.nonce}`]),
+  );
 }
 
 /** After a successful sign-in: (re)issues the cookie with this identity's entry first. */

@@ -19,6 +19,8 @@ export function rateLimitersOf(ctx: ServerContext): RateLimiters {
       passwordPerIp: new SlidingWindowLimiter(rules.passwordPerIp, now),
       passwordPerDevice: new SlidingWindowLimiter(rules.passwordPerDevice, now),
       codeSendsPerAddress: new SlidingWindowLimiter(rules.codeSendsPerAddress, now),
+      codeSendsPerIp: new SlidingWindowLimiter(rules.codeSendsPerIp, now),
+      codeSendsPerDevice: new SlidingWindowLimiter(rules.codeSendsPerDevice, now),
       secondFactorPerIdentity: new SlidingWindowLimiter(rules.secondFactorPerIdentity, now),
     };
     perServer.set(ctx, limiters);
@@ -83,23 +85,55 @@ export function recordPasswordLogin(ctx: ServerContext, attempt: PasswordAttempt
 }
 
 /**
- * Counts one code sent to the normalised address, or refuses (9010008) when the address has had
- * its codes for the window. Call it before looking the address up, so unknown addresses count
- * exactly like known ones and the answer reveals nothing.
+ * Who asks for a code or notice to be sent, and to where. `own` is set only when the requester has
+ * proven to be the address's account (src/rate-limit/code-requester.ts): a browser whose device
+ * cookie names it, or a session of it.
  */
-export function takeCodeSend(ctx: ServerContext, address: string): void {
-  const limiter = rateLimitersOf(ctx).codeSendsPerAddress;
-  const check = limiter.check(address);
-  if (check.limited) throw new RateLimitedError(tooManyCodesId, check.retryAfterMs);
-  limiter.hit(address);
+export interface CodeSend {
+  /** The normalised address the message goes to. */
+  address: string;
+  ip: string;
+  own?: { kind: "device" | "session"; key: string } | undefined;
+}
+
+/**
+ * The budgets a send counts against. A known browser of the account: its own only (like wrong
+ * passwords), so neither strangers using up the address's budget nor others behind the same IP
+ * keep the owner from their codes. A session of the account (a second-factor code without a device
+ * cookie, a verification while signed in): its own and the IP's, since anyone holding the password
+ * can open sessions. Everybody else: the address's and the IP's, the latter against one client
+ * mailing any number of addresses.
+ */
+function codeSendBudgets(ctx: ServerContext, send: CodeSend): [SlidingWindowLimiter, string][] {
+  const limiters = rateLimitersOf(ctx);
+  if (send.own?.kind === "device") return [[limiters.codeSendsPerDevice, send.own.key]];
+  const ip: [SlidingWindowLimiter, string] = [limiters.codeSendsPerIp, send.ip];
+  if (send.own) return [[limiters.codeSendsPerDevice, `session:${send.own.key}`], ip];
+  return [[limiters.codeSendsPerAddress, send.address], ip];
+}
+
+/** Counts the send against its budgets, or returns the wait (nothing counted) when one is used up. */
+function countCodeSend(ctx: ServerContext, send: CodeSend): number | undefined {
+  const budgets = codeSendBudgets(ctx, send);
+  const wait = longestWait(budgets.map(([limiter, key]) => limiter.check(key)));
+  if (wait !== undefined) return wait;
+  for (const [limiter, key] of budgets) limiter.hit(key);
+  return undefined;
+}
+
+/**
+ * Counts one code or notice, or refuses (9010008, the same answer whichever budget is used up).
+ * Call it whether or not the address has an account, so unknown addresses count exactly like
+ * known ones and the answer reveals nothing.
+ */
+export function takeCodeSend(ctx: ServerContext, send: CodeSend): void {
+  const wait = countCodeSend(ctx, send);
+  if (wait !== undefined) throw new RateLimitedError(tooManyCodesId, wait);
 }
 
 /** Like takeCodeSend, for sends nobody asked for (a hook): false instead of an error when limited. */
-export function tryCodeSend(ctx: ServerContext, address: string): boolean {
-  const limiter = rateLimitersOf(ctx).codeSendsPerAddress;
-  if (limiter.check(address).limited) return false;
-  limiter.hit(address);
-  return true;
+export function tryCodeSend(ctx: ServerContext, send: CodeSend): boolean {
+  return countCodeSend(ctx, send) === undefined;
 }
 
 /** Before a second factor is checked: refuses (9010007) while the identity has used up its tries. */

@@ -11,6 +11,7 @@ import { normalizeAddress } from "../../identity/normalize.ts";
 import { codeMfaAddressesOf, type CodeMfaAddress } from "../../identity/second-factors.ts";
 import { deleteCodesOfFlow, insertCode } from "../../store/codes.ts";
 import { updateFlow } from "../../store/flows.ts";
+import { codeRequesterOf } from "../../rate-limit/code-requester.ts";
 import {
   ensureSecondFactorAllowed,
   recordSecondFactorPassed,
@@ -84,7 +85,15 @@ async function sendLoginCode(
   identity: Identity,
   address: CodeMfaAddress,
 ): Promise<void> {
-  takeCodeSend(ctx, address.address);
+  // The person proved the password in this flow: their browser's device cookie (set by that
+  // sign-in) or their session gives them a budget of their own, so strangers asking for codes to
+  // the address cannot keep them from their second factor.
+  const requester = await codeRequesterOf(ctx, request, flow);
+  takeCodeSend(ctx, {
+    address: address.address,
+    ip: requester.ip,
+    own: requester.ownBudgetFor(identity.id),
+  });
   const code = generateCode();
   const now = ctx.now();
   flow.state = "sent_email";

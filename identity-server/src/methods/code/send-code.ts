@@ -10,6 +10,7 @@ import {
   findIdentityIdByVerifiableAddress,
   updateVerifiableAddress,
 } from "../../store/identities.ts";
+import type { CodeRequester } from "../../rate-limit/code-requester.ts";
 import { takeCodeSend, tryCodeSend } from "../../rate-limit/rate-limits.ts";
 import type { Executor } from "../../store/schema.ts";
 import { asLocale } from "../../text/locale.ts";
@@ -34,13 +35,15 @@ function expiresInMinutes(ctx: ServerContext): number {
 export async function sendRecoveryCode(
   db: Executor,
   ctx: ServerContext,
+  requester: CodeRequester,
   flow: Flow,
   email: string,
 ): Promise<boolean> {
   const value = normalizeEmail(email);
-  // Counted before the lookup, so unknown addresses are limited exactly like known ones.
-  takeCodeSend(ctx, value);
   const identityId = await findIdentityIdByRecoveryAddress(db, "email", value);
+  // Counted for unknown addresses exactly like known ones (a stranger's budgets do not depend on
+  // the look-up); only the account's own browser or session gets a budget of its own.
+  takeCodeSend(ctx, { address: value, ip: requester.ip, own: requester.ownBudgetFor(identityId) });
   if (!identityId) {
     ctx.logger.info(
       { flow_id: flow.id, via: "email" },
@@ -86,18 +89,25 @@ export async function sendRecoveryCode(
 
 /**
  * Sends a verification code for one of an identity's addresses without being asked (the
- * verification hook after registration or a changed address). It counts against the address's
- * code sends; when they are used up nothing is sent (the address stays as it is) instead of failing
- * the registration or settings change, and the user can ask for a code later.
+ * verification hook after registration or a changed address). It counts like any send (the
+ * address's or the requester's own budget, and the IP's); when one is used up nothing is sent (the
+ * address stays as it is) instead of failing the registration or settings change, and the user can
+ * ask for a code later.
  */
 export async function sendVerificationCodeTo(
   db: Executor,
   ctx: ServerContext,
+  requester: CodeRequester,
   flow: Flow,
   identityId: string,
   address: VerifiableAddress,
 ): Promise<void> {
-  if (!tryCodeSend(ctx, address.value)) {
+  const send = {
+    address: address.value,
+    ip: requester.ip,
+    own: requester.ownBudgetFor(identityId),
+  };
+  if (!tryCodeSend(ctx, send)) {
     ctx.logger.info(
       { flow_id: flow.id, via: address.via },
       "No verification code was sent: the address has had too many codes for now.",
@@ -162,14 +172,15 @@ async function deliverVerificationCode(
 export async function sendVerificationCodeFor(
   db: Executor,
   ctx: ServerContext,
+  requester: CodeRequester,
   flow: Flow,
   submitted: string,
 ): Promise<boolean> {
   const via = channelOf(submitted);
   const value = normalizeAddress(submitted, via);
-  // Counted before the lookup, so unknown addresses are limited exactly like known ones.
-  takeCodeSend(ctx, value);
   const ownerId = await findIdentityIdByVerifiableAddress(db, via, value);
+  // As for recovery: unknown addresses count exactly like known ones.
+  takeCodeSend(ctx, { address: value, ip: requester.ip, own: requester.ownBudgetFor(ownerId) });
   const identity = ownerId ? await findIdentity(db, ownerId) : undefined;
   const address = identity?.verifiableAddresses.find((a) => a.via === via && a.value === value);
   if (!identity || !address) {
