@@ -2,7 +2,7 @@ import { LoginFlowFromJSON, RegistrationFlowFromJSON, UiNodeFromJSON } from "@po
 import type { UiContainer, UiNode } from "@portal/client";
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { useActionData, useLoaderData } from "react-router";
+import { Link, useActionData, useLoaderData } from "react-router";
 import { describe, expect, it } from "vitest";
 import { renderInPortal } from "../../test/render.tsx";
 import { renderRoute } from "../../test/route-stub.tsx";
@@ -122,6 +122,33 @@ describe("a flow rendered again after a failed submission", () => {
 
     expect(await screen.findByRole("alert")).toHaveTextContent(/credentials are invalid/);
     await waitFor(() => expect(screen.getByLabelText("Password")).toHaveValue(""));
+  });
+
+  it("keeps a typed password when the page navigates without a submission (e.g. ?confirm=)", async () => {
+    const user = userEvent.setup();
+    const initial = LoginFlowFromJSON(vendorJson("elements.login.1fa.password.initial.json"));
+    let loads = 0;
+    renderRoute({
+      path: "/:lang/login",
+      url: "/en/login?flow=f1",
+      Component: () => (
+        <>
+          <FlowScreen />
+          <Link to="?flow=f1&confirm=create-account">Create account</Link>
+        </>
+      ),
+      loader: () => {
+        loads += 1;
+        return initial.ui;
+      },
+    });
+
+    await user.type(await screen.findByLabelText("Password"), "typed-before");
+    await user.click(screen.getByRole("link", { name: "Create account" }));
+    // The navigation has landed once the loader ran again and the router is idle.
+    await waitFor(() => expect(loads).toBe(2));
+    await user.type(screen.getByLabelText("E-Mail"), "jane@example.gov");
+    expect(screen.getByLabelText("Password")).toHaveValue("typed-before");
   });
 });
 

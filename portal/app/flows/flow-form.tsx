@@ -1,10 +1,11 @@
 import type { UiNode } from "@portal/client";
 import type { FormEvent, ReactNode, Ref } from "react";
-import { Form, useLocation, useNavigation } from "react-router";
+import { Form, useNavigation } from "react-router";
 import { ErrorSummary } from "./error-summary.tsx";
 import { FlowNode, nodeKey } from "./flow-node.tsx";
 import { isSubmitNode } from "./node-guards.ts";
 import type { NodeRenderOptions } from "./node-render-options.ts";
+import { useAnswerKey } from "./use-answer-key.ts";
 
 /**
  * A flow's nodes as a real form that posts to the route's own action (the URL keeps ?flow=).
@@ -31,8 +32,8 @@ export function FlowForm({
   showErrorSummary?: boolean;
 }) {
   const navigation = useNavigation();
-  // Every answer of a loader or action arrives with a new location (same URL, new key).
-  const { key: renderKey } = useLocation();
+  // Changes when a submission's answer arrives, not on every location change.
+  const renderKey = useAnswerKey();
   const submitting = navigation.state === "submitting";
   const nodeOptions = { ...options, submitting, renderKey };
   const firstSubmit = nodes.findIndex(isSubmitNode);

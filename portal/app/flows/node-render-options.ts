@@ -21,9 +21,9 @@ export interface NodeRenderOptions {
   onFieldInput?: (name: string, input: HTMLInputElement) => void;
   onFieldBlur?: (name: string, input: HTMLInputElement) => void;
   /**
-   * Changes with every page render the server answered (each navigation, each submission's
-   * result). Password inputs are keyed by it: the identity service never sends a password
-   * back, so after a failed submission the field must be empty, as it is without JavaScript.
+   * Changes when the answer to a submission arrives (see useAnswerKey). Password inputs are
+   * keyed by it: the identity service never sends a password back, so after a failed
+   * submission the field must be empty, as it is without JavaScript.
    */
   renderKey?: string;
   /** While a submission is in flight: buttons are disabled so it cannot be sent twice. */
