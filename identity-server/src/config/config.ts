@@ -178,7 +178,7 @@ const envSchema = z.object({
   IDENTITY_PASSWORD_MIN_LENGTH: z.coerce.number().int().min(6).max(1024).default(12),
   IDENTITY_PASSWORD_CONTEXT_WORDS: z
     .string()
-    .default("agency,portal,sso,signin,login")
+    .default("agency,portal,product,sso,signin,login")
     .transform((value) =>
       value
         .split(",")

@@ -13,7 +13,7 @@ import { startTestServer, type TestServer } from "../../test-support/test-server
 
 let ts: TestServer;
 beforeAll(async () => {
-  ts = await startTestServer({ IDENTITY_PASSWORD_CONTEXT_WORDS: "agency,portal" });
+  ts = await startTestServer({ IDENTITY_PASSWORD_CONTEXT_WORDS: "agency,portal,product,signin" });
 });
 afterAll(async () => {
   await ts.stop();
@@ -29,6 +29,16 @@ function weakPasswords(email: string): [string, number][] {
     [`${local}12345678`, 4000031],
     ["Portal-2024!!x", 4000034],
     ["Password2024!", 4000034],
+    // The independent attack on issue 12 registered with each of these.
+    ["pass\u200bword1234", 4000034],
+    ["ｐａｓｓｗｏｒｄ１２３４", 4000034],
+    ["éèêëàâ", 4000032],
+    [[...email].reverse().join(""), 4000031],
+    ["1q2w3e4r5t6y7u8i", 4000034],
+    ["sign-in-portal", 4000034],
+    ["agencyproduct1", 4000034],
+    // The UI's host name (IDENTITY_UI_BASE_URL, http://localhost:3000 by default).
+    ["localhost1234", 4000034],
   ];
 }
 

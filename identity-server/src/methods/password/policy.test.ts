@@ -7,15 +7,22 @@ const idOf = (password: string, identifier = "a@example.com") =>
   passwordPolicyViolation(password, identifier, policy)?.id;
 
 describe("password policy: Kratos' rules", () => {
-  it("counts the minimum length in bytes (4000032)", () => {
+  it("counts the minimum length in bytes (4000032) and in code points", () => {
     expect(passwordPolicyViolation("short", "a@example.com", policy)).toMatchObject({
       id: 4000032,
       text: "The password must be at least 12 characters long, but got 5.",
       context: { min_length: 12, actual_length: 5 },
     });
-    // Five two-byte characters and two one-byte ones are 12 bytes, as Kratos counts them.
+    // 13 code points (15 bytes): long enough either way.
     expect(idOf("ñandú-café-42")).toBeUndefined();
     expect(idOf("ñandú-42")).toBe(4000032);
+    // 12 bytes, as Kratos counts them, but 6 characters: too short (it passed on bytes alone).
+    expect(passwordPolicyViolation("éèêëàâ", "a@example.com", policy)).toMatchObject({
+      id: 4000032,
+      context: { min_length: 12, actual_length: 6 },
+    });
+    // Characters that show nothing do not count.
+    expect(idOf("abc\u200bdef\u200b9\u200b!\u00ad\u200d\u2060")).toBe(4000032);
   });
 
   it("rejects passwords close to the identifier (4000031)", () => {
@@ -86,5 +93,64 @@ describe("password policy: NIST SP 800-63B's rules", () => {
     // @zxcvbn-ts/language-common has 49,233 breached passwords; the English words come on top.
     expect(loadBlocklist()).toBeGreaterThan(150_000);
     expect(idOf("internationalization")).toBe(4000034);
+  });
+});
+
+// What the independent attack on issue 12 registered with, all accepted before.
+describe("password policy: normalised, reversed, keyboard walks, deployment words", () => {
+  const deployment = {
+    minLength: 12,
+    productWords: ["agency", "portal", "product", "sso", "signin", "login", "localhost"],
+  };
+  const refused = (password: string, identifier = "victim@example.com") =>
+    passwordPolicyViolation(password, identifier, deployment)?.id;
+
+  it("normalises (NFKC) and drops zero-width characters before the checks", () => {
+    expect(refused("pass\u200bword1234")).toBe(4000034);
+    expect(refused("ｐａｓｓｗｏｒｄ１２３４")).toBe(4000034);
+    expect(refused("Ｃｏｒｒｅｃｔ－Ｈｏｒｓｅ－Ｂａｔｔｅｒｙ－９")).toBeUndefined();
+  });
+
+  it("checks the password reversed: the e-mail and breached passwords backwards", () => {
+    expect(refused("moc.elpmaxe@mitciv")).toBe(4000031);
+    expect(refused("4321drowssap")).toBe(4000034);
+    expect(refused("latrop-ni-ngis")).toBe(4000034);
+  });
+
+  it("refuses keyboard walks, along rows and zigzagging across them", () => {
+    for (const password of [
+      "1q2w3e4r5t6y7u8i",
+      "qazwsxedcrfvtgb",
+      "zaq1xsw2cde3vfr4",
+      "1qaz2wsx3edc",
+      "!QAZ@WSX#EDC",
+      "poiuytrewq0987",
+    ]) {
+      expect(refused(password), password).toBe(4000034);
+    }
+  });
+
+  it("refuses the product's and the deployment's names, with separators or without", () => {
+    for (const password of [
+      "sign-in-portal",
+      "agencyproduct1",
+      "localhost1234",
+      "Agency.Product!",
+    ]) {
+      expect(refused(password), password).toBe(4000034);
+    }
+  });
+
+  it("still accepts ordinary strong passphrases and random passwords", () => {
+    for (const password of [
+      "Correct-Horse-Battery-9",
+      "Another-Strong-Secret-7",
+      "correct-Horse-battery-2-staple",
+      "Table!92817364",
+      "k8#Vq2!zR7mW",
+      "Please-answer-were-base-55",
+    ]) {
+      expect(refused(password), password).toBeUndefined();
+    }
   });
 });

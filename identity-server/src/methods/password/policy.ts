@@ -40,7 +40,7 @@ function longestCommonSubstring(a: string, b: string): number {
 
 /** What the policy needs besides the password and the identifier. */
 export interface PasswordPolicyOptions {
-  /** Kratos' `min_password_length`, counted in bytes as Kratos does. */
+  /** Kratos' `min_password_length`, in bytes (as Kratos counts) and in code points (as NIST does). */
   minLength: number;
   /** The product's own words (its name…), refused as the backbone of a password. */
   productWords?: readonly string[];
@@ -91,12 +91,27 @@ function isBlocklistedDerivative(chars: readonly string[], required: number): bo
 }
 
 /**
- * Kratos' password policy, in its order: minimum length in bytes (4000032), similarity to the
- * identifier (4000031), the breached-password list (4000034); then NIST SP 800-63B's rules, each
- * answered with the closest Kratos id: repetitive or sequential characters (4000034, as a breach
- * list would), the e-mail's parts as the password's backbone (4000031, too similar to the
+ * What the checks compare: NIST SP 800-63B's normalisation (NFKC, so full-width "ｐａｓｓ" is
+ * "pass") with default-ignorable code points (zero-width spaces and joiners, soft hyphens,
+ * variation selectors…) dropped, since they hide a breached password without changing what a
+ * guesser types. Only for the checks: the password is hashed as given, as Kratos does.
+ */
+export function normalizedForPolicy(password: string): string {
+  const ignorable = /\p{Default_Ignorable_Code_Point}/gu;
+  return password.replace(ignorable, "").normalize("NFKC").replace(ignorable, "");
+}
+
+/**
+ * Kratos' password policy, in its order: minimum length (4000032), similarity to the identifier
+ * (4000031), the breached-password list (4000034); then NIST SP 800-63B's rules, each answered
+ * with the closest Kratos id: repetitive or sequential characters and keyboard walks (4000034, as a
+ * breach list would), the e-mail's parts as the password's backbone (4000031, too similar to the
  * identifier), the product's name (4000034), a dictionary word or breached password with a few
  * characters around it (4000034). Returns the first violation.
+ *
+ * The length is counted in bytes as Kratos does (Go's len) and in code points of the normalised
+ * password as NIST does; both must reach the minimum, so "éèêëàâ" (12 bytes) is 6 long. The other
+ * checks see the normalised password, and its reverse too ("moc.elpmaxe@enaj", "4321drowssap").
  */
 export function passwordPolicyViolation(
   password: string,
@@ -104,9 +119,23 @@ export function passwordPolicyViolation(
   options: PasswordPolicyOptions,
 ): UiText | undefined {
   const { minLength } = options;
-  const length = Buffer.byteLength(password, "utf8");
+  const normalized = normalizedForPolicy(password);
+  const length = Math.min(Buffer.byteLength(password, "utf8"), [...normalized].length);
   if (length < minLength) return uiText(4000032, { min_length: minLength, actual_length: length });
+  const reversed = [...normalized].reverse().join("");
+  return (
+    contentViolation(normalized, identifier, options) ??
+    contentViolation(reversed, identifier, options)
+  );
+}
 
+function contentViolation(
+  password: string,
+  identifier: string,
+  options: PasswordPolicyOptions,
+): UiText | undefined {
+  const { minLength } = options;
+  const length = Buffer.byteLength(password, "utf8");
   if (
     identifier.length > 0 &&
     Buffer.byteLength(identifier) <= maxSimilarityCheckLength &&

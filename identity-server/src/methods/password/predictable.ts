@@ -1,3 +1,5 @@
+import { walkLength } from "./keyboard-walks.ts";
+
 /**
  * NIST SP 800-63B's "repetitive or sequential characters" (and years, as zxcvbn counts them): the parts of a password a guesser tries
  * first. `unpredictableCount` counts the characters left once every such run is taken out; the
@@ -73,8 +75,8 @@ function yearLength(chars: readonly string[], start: number): number {
 
 /**
  * How many of the characters (code points, lower-cased by the caller) are not part of a repetition
- * ("aaaa", "abab", "xyzxyz"), a sequence ("1234", "abcd", "qwerty", "9876") or a year
- * ("2024"). Characters marked
+ * ("aaaa", "abab", "xyzxyz"), a sequence ("1234", "abcd", "qwerty", "9876"), a keyboard walk
+ * ("1q2w3e", "qazwsx") or a year ("2024"). Characters marked
  * in `skip` (already accounted for, e.g. a context word) count for neither. Greedy left to right:
  * at each position the longest predictable run is taken out.
  */
@@ -85,7 +87,11 @@ export function unpredictableCount(chars: readonly string[], skip?: readonly boo
   const flush = () => {
     let i = 0;
     while (i < stretch.length) {
-      let longest = Math.max(sequenceLength(stretch, i), yearLength(stretch, i));
+      let longest = Math.max(
+        sequenceLength(stretch, i),
+        walkLength(stretch, i),
+        yearLength(stretch, i),
+      );
       for (let unit = 1; unit <= maxUnitLength; unit++) {
         longest = Math.max(longest, repeatLength(stretch, i, unit));
       }

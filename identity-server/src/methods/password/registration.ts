@@ -12,6 +12,7 @@ import { messagesFromAjv, ValidationError } from "../../ui/validation-error.ts";
 import { hashPassword } from "./hasher.ts";
 import { passwordNode, passwordSubmitNode } from "./nodes.ts";
 import { passwordPolicyViolation } from "./policy.ts";
+import { passwordPolicyOptions } from "./policy-options.ts";
 import { buildIdentity } from "../profile/build-identity.ts";
 
 /** One-step registration's password part: the new-password input and the "Sign up" submit. */
@@ -73,11 +74,9 @@ export async function passwordRegistration(
     ctx.schema.validateTraits(traits);
     const derived = ctx.schema.derive(traits);
     if (derived.passwordIdentifiers.length === 0) throw ValidationError.of("", uiText(4000009));
+    const options = passwordPolicyOptions(ctx);
     for (const identifier of derived.passwordIdentifiers) {
-      const violation = passwordPolicyViolation(password, identifier, {
-        minLength: ctx.config.passwordMinLength,
-        productWords: ctx.config.passwordContextWords,
-      });
+      const violation = passwordPolicyViolation(password, identifier, options);
       if (violation) throw ValidationError.of("password", violation);
     }
 

@@ -11,6 +11,7 @@ import { handleSettingsSubmission, requirePrivilegedSession } from "../settings-
 import { hashPassword, verifyPassword } from "./hasher.ts";
 import { passwordNode, passwordSubmitNode } from "./nodes.ts";
 import { passwordPolicyViolation } from "./policy.ts";
+import { passwordPolicyOptions } from "./policy-options.ts";
 
 const passwordFields = [
   { name: "csrf_token", type: "string" },
@@ -50,11 +51,9 @@ export async function passwordSettingsUpdate(
       throw ValidationError.of("password", uiText(4000039));
     }
     const identifiers = ctx.schema.derive(identity.traits).passwordIdentifiers;
+    const options = passwordPolicyOptions(ctx);
     for (const identifier of identifiers.length > 0 ? identifiers : [""]) {
-      const violation = passwordPolicyViolation(password, identifier, {
-        minLength: ctx.config.passwordMinLength,
-        productWords: ctx.config.passwordContextWords,
-      });
+      const violation = passwordPolicyViolation(password, identifier, options);
       if (violation) throw ValidationError.of("password", violation);
     }
     const now = ctx.now();
