@@ -19,6 +19,7 @@ import { widenPolicy } from "./app/http/csp-origins.ts";
 import { identityError } from "./app/http/identity-error-body.server.ts";
 import { listenerOptions } from "./app/http/listener-limits.server.ts";
 import { createPageHandler } from "./app/http/page-handler.server.ts";
+import { refusePortalOnlySubmissions } from "./app/http/portal-only-submissions.server.ts";
 import type { RequestInfo } from "./app/http/request-context.ts";
 import { portalSecurityHeaders } from "./app/http/security-headers.server.ts";
 import { sessionEntropyName } from "./app/http/session-entropy.server.ts";
@@ -104,6 +105,10 @@ app.use(
     },
   ),
 );
+
+// Registration and settings are posted to the portal's own pages (its composition rule), never
+// through the passthrough below.
+app.use("/api/kratos", refusePortalOnlySubmissions);
 
 // The browser reaches the identity service only through this passthrough (cookies both ways).
 app.use(

@@ -3,6 +3,7 @@ import { STATUS_CODES } from "node:http";
 // The messages Ory's herodot library gives these statuses (Kratos' generic error shape).
 const messages: Record<number, string> = {
   400: "The request was malformed or contained invalid parameters",
+  403: "The requested action was forbidden",
   413: "The request body is too large",
 };
 
