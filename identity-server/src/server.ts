@@ -24,7 +24,9 @@ import { cookieSettings } from "./http/cookies.ts";
 import { registerCors } from "./http/cors-hook.ts";
 import { createFastify } from "./http/fastify-setup.ts";
 import { registerAdminTokenCheck } from "./http/admin-token.ts";
+import { registerAdminSchemaRedirects } from "./http/admin-schema-redirect.ts";
 import { registerCsrfCookieHook } from "./http/csrf-cookie-hook.ts";
+import { registerVersionRoutes } from "./http/version-routes.ts";
 import { IdentitySchema } from "./identity/identity-schema.ts";
 import { registerSchemaRoutes } from "./identity/schema-routes.ts";
 import { loadOrCreateSecret } from "./secret.ts";
@@ -108,6 +110,7 @@ export async function startIdentityServer(
   registerCors(publicApp, config.cors, publicApp.log);
   registerCsrfCookieHook(publicApp, ctx.cookies);
   registerHealthRoutes(publicApp, ctx);
+  registerVersionRoutes(publicApp, ["/version"]);
   registerSchemaRoutes(publicApp, ctx);
   registerLoginRoutes(publicApp, ctx);
   registerRegistrationRoutes(publicApp, ctx);
@@ -125,6 +128,8 @@ export async function startIdentityServer(
   registerAdminTokenCheck(adminApp, config.oauth2.adminToken);
   registerHealthRoutes(adminApp, ctx);
   registerHealthRoutes(adminApp, ctx, "/admin");
+  registerVersionRoutes(adminApp, ["/version", "/admin/version"]);
+  registerAdminSchemaRedirects(adminApp, config.publicBaseUrl);
   registerIdentityRoutes(adminApp, ctx);
   registerCourierMessageRoutes(adminApp, ctx);
   registerAdminRecoveryRoutes(adminApp, ctx);

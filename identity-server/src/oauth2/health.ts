@@ -1,9 +1,12 @@
 import type { ServerResponse } from "node:http";
 import type { FastifyInstance } from "fastify";
 import { sql } from "kysely";
+import { versionBody } from "../http/version-routes.ts";
 import type { OAuth2Db } from "./store/oauth2-tables.ts";
 
-// Hydra's /health/alive and /health/ready on both listeners (healthStatus, or 503 with `errors`).
+// Hydra's /health/alive and /health/ready on both listeners (healthStatus, or 503 with `errors`),
+// and its /version (healthx.SetVersionRoutes): Hydra registers that on the admin router only
+// (driver/registry_sql.go), answered there under `/admin` too; the public listener's is ours.
 
 async function readiness(db: OAuth2Db): Promise<{ status: number; body: unknown }> {
   try {
@@ -23,18 +26,25 @@ export function registerAdminHealthRoutes(app: FastifyInstance, db: OAuth2Db): v
     const { status, body } = await readiness(db);
     return reply.code(status).send(body);
   });
+  for (const path of ["/version", "/admin/version"]) {
+    app.get(path, async (_request, reply) => reply.send(versionBody()));
+  }
 }
 
-/** Answers the health paths on the public listener; false for every other path. */
+/** Answers the health and version paths on the public listener; false for every other path. */
 export async function answerPublicHealth(
   db: OAuth2Db,
   method: string | undefined,
   path: string,
   res: ServerResponse,
 ): Promise<boolean> {
-  if (method !== "GET" || (path !== "/health/alive" && path !== "/health/ready")) return false;
-  const { status, body } =
-    path === "/health/alive" ? { status: 200, body: { status: "ok" } } : await readiness(db);
+  if (method !== "GET") return false;
+  let answer: { status: number; body: unknown };
+  if (path === "/health/alive") answer = { status: 200, body: { status: "ok" } };
+  else if (path === "/health/ready") answer = await readiness(db);
+  else if (path === "/version") answer = { status: 200, body: versionBody() };
+  else return false;
+  const { status, body } = answer;
   res.writeHead(status, { "content-type": "application/json; charset=utf-8" });
   res.end(JSON.stringify(body));
   return true;

@@ -96,6 +96,29 @@ describe("the caller's own sessions", () => {
     expect(await alive(registered.token)).toBe(true);
   });
 
+  it("leaves another identity's session alone and answers 204, as Kratos does", async () => {
+    // Kratos' deleteMySession (session/handler.go) revokes with
+    // `UPDATE sessions … WHERE id = ? AND identity_id = <caller>` (persister_session.go
+    // RevokeSession) and writes 204 whether or not a row changed: no 404 tells a caller that
+    // another identity's session id exists.
+    await registerNative(ts, "owner@example.com");
+    await registerNative(ts, "stranger@example.com");
+    const owner = await nativeSession("owner@example.com");
+    const stranger = await nativeSession("stranger@example.com");
+    const attempt = await call(`${ts.publicUrl}/sessions/${owner.id}`, {
+      method: "DELETE",
+      ...asUser(stranger.token),
+    });
+    expect(attempt.status).toBe(204);
+    expect(attempt.text).toBe("");
+    expect(await alive(owner.token)).toBe(true);
+    const unknown = await call(`${ts.publicUrl}/sessions/${crypto.randomUUID()}`, {
+      method: "DELETE",
+      ...asUser(stranger.token),
+    });
+    expect(unknown.status).toBe(204);
+  });
+
   it("signs out all other sessions and counts them as Kratos does", async () => {
     await registerNative(ts, "all@example.com"); // the registration session counts too
     const me = await nativeSession("all@example.com");
