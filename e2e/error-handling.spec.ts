@@ -1,6 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { mainStack, timedFlowSeconds, timedStack, type Stack } from "./stacks.ts";
 import { createPerson, signInWithPassword, strongPassword, uniqueEmail } from "./support.ts";
+import { scaled } from "./timing.ts";
 
 const texts = {
   expired: "The form expired. Please try again.",
@@ -30,7 +31,7 @@ async function expectAgencySelection(page: Page, stack: Stack = mainStack): Prom
 }
 
 test("an expired sign-in form is replaced, with a notice, by one that works", async ({ page }) => {
-  test.setTimeout(timedFlowSeconds * 1000 + 30_000);
+  test.setTimeout(timedFlowSeconds * 1000 + scaled(30_000));
   const email = uniqueEmail("expired");
   await createPerson(email, {}, timedStack);
   await page.goto(`${timedStack.portalUrl}/en/login`);

@@ -1,6 +1,7 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { demoUrl, portalUrl } from "./playwright.config.ts";
 import { createPerson, signInWithPassword, strongPassword, uniqueEmail } from "./support.ts";
+import { scaled } from "./timing.ts";
 
 // Issue 12 §4: ten wrong passwords from anywhere used to lock the real owner out for 15 minutes.
 // A browser that signed in to the account before keeps a budget of its own (device cookie).
@@ -16,7 +17,7 @@ for (const javaScriptEnabled of [true, false]) {
   test(`strangers' wrong passwords do not lock the owner's known browser out (JavaScript ${javaScriptEnabled ? "on" : "off"})`, async ({
     browser,
   }) => {
-    test.setTimeout(90_000);
+    test.setTimeout(scaled(90_000));
     const email = uniqueEmail(javaScriptEnabled ? "lockout-js" : "lockout-nojs");
     await createPerson(email);
 

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { defineConfig } from "@playwright/test";
 
 import { mainStack, timedStack, type Stack } from "./stacks.ts";
+import { scaled, timeScale } from "./timing.ts";
 
 export const portalUrl = mainStack.portalUrl;
 export const demoUrl = mainStack.demoUrl;
@@ -15,7 +16,7 @@ function webServer(name: string, stack: Stack) {
     name,
     command: "node ../scripts/start-all.ts",
     wait: { stdout: /Ready in/ },
-    timeout: 90_000,
+    timeout: scaled(90_000),
     reuseExistingServer: false,
     stdout: "pipe" as const,
     stderr: "pipe" as const,
@@ -31,8 +32,11 @@ export default defineConfig({
   forbidOnly: true,
   retries: 0,
   reporter: [["list"]],
-  timeout: 30_000,
-  expect: { timeout: 10_000 },
+  // Budgets for an idle 2-core machine, where no test needs more than half of its timeout,
+  // times the machine's time scale (timing.ts: E2E_TIMEOUT_SCALE, or measured).
+  timeout: scaled(30_000),
+  expect: { timeout: scaled(10_000) },
+  metadata: { timeScale },
   use: {
     baseURL: portalUrl,
     trace: "retain-on-failure",

@@ -1,6 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type BrowserContext, type Page } from "@playwright/test";
 import { mainStack, timedStack } from "./stacks.ts";
+import { scaled } from "./timing.ts";
 import {
   authenticatorApp,
   createPerson,
@@ -15,7 +16,7 @@ const timed = timedStack.portalUrl;
 const idleTimeoutMs = Number(timedStack.env.PORTAL_IDLE_TIMEOUT_MS);
 const promptBeforeMs = Number(timedStack.env.PORTAL_IDLE_PROMPT_MS);
 /** Room for page loads and the session check on a busy machine. */
-const slack = 5_000;
+const slack = scaled(5_000);
 const untilPrompt = { timeout: idleTimeoutMs - promptBeforeMs + slack };
 const untilExpiry = { timeout: promptBeforeMs + slack };
 const whoami = (portalUrl: string) => `${portalUrl}/api/kratos/sessions/whoami`;
@@ -51,7 +52,7 @@ test.describe("idle timeout", () => {
     expect(promptBeforeMs, "the timed stack sets PORTAL_IDLE_PROMPT_MS").toBeGreaterThan(0);
   });
   // Each test waits through the prompt and the timeout, some of them twice.
-  test.describe.configure({ timeout: 2 * idleTimeoutMs + 40_000 });
+  test.describe.configure({ timeout: 2 * idleTimeoutMs + scaled(40_000) });
 
   test("the prompt counts down; Continue keeps the session; at the timeout it ends and OK leads to sign in", async ({
     page,
@@ -131,7 +132,7 @@ test("a signed-out visitor's sign-in page loads no idle timer; a signed-in page 
   page,
   context,
 }) => {
-  test.setTimeout(idleTimeoutMs + 40_000);
+  test.setTimeout(idleTimeoutMs + scaled(40_000));
   const scripts: string[] = [];
   page.on("request", (request) => {
     if (request.resourceType() === "script") scripts.push(new URL(request.url()).pathname);
@@ -166,7 +167,7 @@ test("the fingerprint is stable and reaches the identity service: the trusted de
   await openSettings(page, portal);
   const card = page.getByRole("region", { name: "Authenticator app" });
   const nextCode = authenticatorApp((await card.locator("#totp-secret-key").textContent()) ?? "");
-  await card.getByLabel("Verify code").fill(nextCode());
+  await card.getByLabel("Verify code").fill(await nextCode());
   await card.getByRole("button", { name: "Save" }).click();
   await expect(card.getByRole("button", { name: "Unlink TOTP Authenticator App" })).toBeVisible();
 
@@ -175,7 +176,7 @@ test("the fingerprint is stable and reaches the identity service: the trusted de
   await page.goto(`${portal}/en/logout`);
   await signInWithPassword(page, email);
   await page.getByLabel("Trust this device for 30 days").check();
-  await page.getByLabel("Authentication code").fill(nextCode());
+  await page.getByLabel("Authentication code").fill(await nextCode());
   await page.getByRole("button", { name: "Use Authenticator" }).click();
   await expect(page).toHaveURL(`${mainStack.demoUrl}/agency-selection`);
 

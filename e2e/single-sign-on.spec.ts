@@ -2,6 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { mainStack } from "./stacks.ts";
+import { scaled } from "./timing.ts";
 import {
   createPerson,
   linkAuthenticatorApp,
@@ -83,7 +84,7 @@ test("password and authenticator app at the portal, then back to the agency prod
   await expect(
     page.getByRole("heading", { level: 1, name: "Two-factor authentication" }),
   ).toBeVisible();
-  await page.getByLabel("Authentication code").fill(nextCode());
+  await page.getByLabel("Authentication code").fill(await nextCode());
   await page.getByRole("button", { name: "Use Authenticator" }).click();
   await expectSignedInAtAgencyProduct(page, email);
 });
@@ -189,7 +190,7 @@ test("axe finds no violation on the OAuth2 screens in en and es, light and dark"
   context,
 }) => {
   // Twelve axe runs over three screens.
-  test.setTimeout(120_000);
+  test.setTimeout(scaled(120_000));
   const variants = ["en", "es"].flatMap((locale) =>
     ["light", "dark"].map((theme) => ({ locale, theme })),
   );

@@ -1,3 +1,5 @@
+import { scaled, timeScale } from "./timing.ts";
+
 /**
  * The e2e tests run two copies of the whole system, each on its own ports and with a fresh data
  * directory, so a developer's `npm start` and its data are never touched. The "timed" copy has
@@ -50,8 +52,11 @@ function stack(offset: number, limits: Record<string, string>): Stack {
 
 export const mainStack = stack(0, {});
 
-/** Seconds a fresh sign-in stays privileged on the timed stack. */
-export const timedPrivilegedSeconds = 4;
+/**
+ * Seconds a fresh sign-in stays privileged on the timed stack. Re-confirming and saving again
+ * must fit in it (about 2 s on an idle machine), so it grows with the machine's time scale.
+ */
+export const timedPrivilegedSeconds = Math.ceil(6 * timeScale);
 
 /** Seconds a self-service flow lives on the timed stack. */
 export const timedFlowSeconds = 15;
@@ -59,6 +64,7 @@ export const timedFlowSeconds = 15;
 export const timedStack = stack(50, {
   IDENTITY_FLOW_LIFESPAN: `${timedFlowSeconds}s`,
   IDENTITY_PRIVILEGED_SESSION_MAX_AGE: `${timedPrivilegedSeconds}s`,
-  PORTAL_IDLE_TIMEOUT_MS: "12000",
-  PORTAL_IDLE_PROMPT_MS: "5000",
+  // Scaled: on a busy machine a journey's pauses between clicks must not look like idleness.
+  PORTAL_IDLE_TIMEOUT_MS: String(scaled(12_000)),
+  PORTAL_IDLE_PROMPT_MS: String(scaled(5_000)),
 });

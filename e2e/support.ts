@@ -1,7 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { expect, type Page } from "@playwright/test";
-import { TOTP } from "otpauth";
+import { authenticatorApp } from "./authenticator-app.ts";
 import { mainStack, type Stack } from "./stacks.ts";
+
+export { authenticatorApp };
 
 export const strongPassword = "Correct-Horse-Battery-9";
 
@@ -81,29 +83,13 @@ export async function signInWithPassword(
   await page.getByRole("button", { name: "Sign in with password" }).click();
 }
 
-/**
- * Authenticator-app codes for one secret. The identity service accepts each 30-second step once
- * and allows one step of drift, so each call returns the code of a step not used before.
- */
-export function authenticatorApp(secret: string): () => string {
-  const totp = new TOTP({ secret, digits: 6, period: 30, algorithm: "SHA1" });
-  const used = new Set<number>();
-  return () => {
-    const now = Math.floor(Date.now() / 1000 / 30);
-    const step = [now, now + 1, now - 1].find((candidate) => !used.has(candidate));
-    if (step === undefined) throw new Error("every step within the drift window is used");
-    used.add(step);
-    return totp.generate({ timestamp: step * 30_000 });
-  };
-}
-
 /** Links an authenticator app in settings and returns a source of fresh codes for it. */
-export async function linkAuthenticatorApp(page: Page): Promise<() => string> {
+export async function linkAuthenticatorApp(page: Page): Promise<() => Promise<string>> {
   await page.goto("/en/settings");
   const card = page.getByRole("region", { name: "Authenticator app" });
   await expect(card.getByRole("img", { name: "Authenticator app QR code" })).toBeVisible();
   const nextCode = authenticatorApp((await card.locator("#totp-secret-key").textContent()) ?? "");
-  await card.getByLabel("Verify code").fill(nextCode());
+  await card.getByLabel("Verify code").fill(await nextCode());
   await card.getByRole("button", { name: "Save" }).click();
   await expect(page.getByText("Your changes have been saved!")).toBeVisible();
   await expect(card.getByRole("button", { name: "Unlink TOTP Authenticator App" })).toBeVisible();
@@ -123,4 +109,37 @@ export async function signOutOfAgencyProduct(
   if (!javaScriptEnabled) await page.getByRole("button", { name: "Continue" }).click();
   await expect(page.getByText("You have signed out.")).toBeVisible();
   await expect(page.getByText("You are not signed in.")).toBeVisible();
+}
+
+type SessionAge = { id: string; authenticated_at: string };
+
+/**
+ * Waits until the browser's session is older than `seconds` by the identity service's own
+ * record (authenticated_at, read through the admin API on each poll): the state a privileged
+ * window depends on, rather than a sleep guessed from when the test thinks it signed in.
+ */
+export async function waitUntilSessionOlderThan(
+  page: Page,
+  seconds: number,
+  stack: Stack = mainStack,
+): Promise<void> {
+  const whoami = await page.request.get(`${stack.portalUrl}/api/kratos/sessions/whoami`, {
+    headers: { accept: "application/json" },
+  });
+  expect(whoami.status(), "the browser has a session").toBe(200);
+  const { id } = (await whoami.json()) as SessionAge;
+  await expect
+    .poll(
+      async () => {
+        const response = await fetch(`${stack.identityAdminUrl}/admin/sessions/${id}`);
+        const session = (await response.json()) as SessionAge;
+        return Date.now() - Date.parse(session.authenticated_at);
+      },
+      {
+        message: `the session is older than ${seconds} s`,
+        timeout: seconds * 1000 + 30_000,
+        intervals: [250],
+      },
+    )
+    .toBeGreaterThan(seconds * 1000 + 500);
 }
