@@ -17,6 +17,7 @@ import {
   rememberedGrant,
 } from "./consent-claims.ts";
 import { registerClientCredentialsGrant } from "./client-credentials-grant.ts";
+import { issueIdTokensAsHydra, userinfoWithConsentClaims } from "./hydra-token-claims.ts";
 import { hydraInteractionPolicy } from "./interaction-policy.ts";
 import { registerJwtBearerGrant } from "./jwt-bearer-grant.ts";
 import { loginSessionRecorder, sessionTtl } from "./login-session-recorder.ts";
@@ -177,6 +178,7 @@ export function buildProvider(deps: ProviderDeps, scopes: Iterable<string>): Pro
   // Behind a TLS-terminating proxy the issuer is https while the listener speaks http.
   provider.proxy = deps.issuer.startsWith("https:");
   applyProviderOverrides(provider, deps.clientAuthLimits);
+  issueIdTokensAsHydra(provider, claimDeps);
   registerClientCredentialsGrant(provider);
   registerJwtBearerGrant(provider, { db, now, tokenUrl: `${deps.issuer}${routes.token}` });
 
@@ -185,6 +187,7 @@ export function buildProvider(deps: ProviderDeps, scopes: Iterable<string>): Pro
   provider.use(resumeWithoutQuery);
   provider.use(tokenErrorCodes(routes.token));
   provider.use(revocationAnswer(routes.revocation));
+  provider.use(userinfoWithConsentClaims(routes.userinfo, claimDeps));
   provider.use(offlineAccessPrompt(authorizationPath));
   provider.use(loginSessionRecorder(db, config.lifespans));
   provider.use(logoutVerifier({ ...deps }));
