@@ -6,7 +6,7 @@ import type { Plugin } from "vite";
  * React Router's package exports point at its development build only. Its production build is
  * the same code with ENABLE_DEV_WARNINGS off, so the minifier drops the warnings (~0.7 kB gzip
  * of DESIGN §6's budget). The browser gets that one; the server keeps what the package exports,
- * since @react-router/express and @react-router/node import that copy too.
+ * since @react-router/node imports that copy too.
  */
 export function reactRouterProduction(): Plugin {
   const packageJson = createRequire(import.meta.url).resolve("react-router/package.json");
