@@ -210,6 +210,27 @@ describe("login with an OAuth2 login challenge", () => {
     expect((await finishAuthorization(ts, third, again)).sub).toBe(identityId);
   });
 
+  it("names each method once in amr when a signed-in browser signs in again with its password", async () => {
+    const email = "challenge-amr@example.com";
+    await registerNative(ts, email);
+    const jar = new CookieJar();
+    const signIn = async (query: string) => {
+      const flow = (await initLogin(jar, query)).body as Json;
+      return submitPassword(jar, flow, email, "html");
+    };
+    // A plain sign-in first: the identity session's AMR is [password].
+    expect((await signIn("")).status).toBe(303);
+    // The OAuth2 login is not remembered, so the flow refreshes the session: the session now
+    // records two password authentications, the login accept names the method once.
+    const auth = await startAuthorization(ts, rp);
+    const done = await signIn(`login_challenge=${auth.loginChallenge}`);
+    const whoami = await call(`${ts.publicUrl}/sessions/whoami`, { jar, headers: json });
+    const methods = (whoami.body as { authentication_methods: Json[] }).authentication_methods;
+    expect(methods.map((m) => m.method)).toEqual(["password", "password"]);
+    const claims = await finishAuthorization(ts, auth, String(done.headers.get("location")));
+    expect(claims.amr).toEqual(["password"]);
+  });
+
   it("refuses an unknown, empty or used challenge with a 400 error", async () => {
     const jar = new CookieJar();
     const unknown = await initLogin(jar, "login_challenge=not-a-challenge");

@@ -87,7 +87,7 @@ export async function readLoginRequest(
 /**
  * Kratos' AcceptLoginRequest for a session that satisfies the login: the identity is the subject,
  * the session is remembered for its lifespan (our session cookie is always persistent, Kratos'
- * `session.cookie.persistent` default) and its AMR method names go along. Returns where the
+ * `session.cookie.persistent` default) and its AMR method names go along, each once. Returns where the
  * browser continues (the OAuth2 service's `redirect_to`).
  */
 export async function acceptLoginChallenge(
@@ -102,7 +102,9 @@ export async function acceptLoginChallenge(
       identity_provider_session_id: session.id,
       remember: true,
       remember_for: Math.floor(ctx.config.sessionLifespanMs / 1000),
-      amr: session.authenticationMethods.map((m) => m.method),
+      // Kratos sends one entry per completed authentication (hydra/hydra.go AcceptLoginRequest),
+      // so a refresh with the same password repeated it: each method once (README differences).
+      amr: [...new Set(session.authenticationMethods.map((m) => m.method))],
       // Not sent by Kratos; lets the relying party see the assurance level (README differences).
       acr: session.aal,
     });
