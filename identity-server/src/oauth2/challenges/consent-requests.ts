@@ -118,7 +118,13 @@ export async function acceptConsentRequest(
 
   const grantScope = accept.grant_scope ?? [];
   const grant = new provider.Grant({ accountId: subject, clientId });
-  if (grantScope.length > 0) grant.addOIDCScope(grantScope.join(" "));
+  const granted = grantScope.filter((scope) => scope !== "");
+  if (granted.length > 0) grant.addOIDCScope(granted.join(" "));
+  // Hydra answers with whatever was granted, even nothing (Ory's UI sends `[null]` when every
+  // scope is unticked): scopes left out are recorded as refused, so oidc-provider issues the code
+  // instead of asking for consent again.
+  const refused = requestedScopeOf(interaction).filter((scope) => !granted.includes(scope));
+  if (refused.length > 0) grant.rejectOIDCScope(refused.join(" "));
   const grantId = await grant.save();
 
   const now = deps.now();

@@ -67,9 +67,16 @@ function typed<T>(
 const isString = (v: unknown) => typeof v === "string";
 const isBoolean = (v: unknown) => typeof v === "boolean";
 const isSeconds = (v: unknown) => typeof v === "number" && Number.isInteger(v) && v >= 0;
+// Go decodes a JSON null inside a []string as "" (Ory's own consent UI sends `grant_scope: [null]`
+// when every scope is unticked), so null items are read as empty strings, not refused.
 const isStringList = (v: unknown) =>
-  Array.isArray(v) && v.every((item) => typeof item === "string");
+  Array.isArray(v) && v.every((item) => typeof item === "string" || item === null);
 const isObject = (v: unknown) => typeof v === "object" && v !== null && !Array.isArray(v);
+
+function stringList(body: Json, field: string): string[] | undefined {
+  const list = typed<(string | null)[]>(body, field, isStringList, "an array of strings");
+  return list?.map((item) => item ?? "");
+}
 
 export function readAcceptLoginBody(body: unknown): AcceptLoginBody {
   const json = objectBody(body);
@@ -80,7 +87,7 @@ export function readAcceptLoginBody(body: unknown): AcceptLoginBody {
     remember: typed<boolean>(json, "remember", isBoolean, "a boolean"),
     remember_for: typed<number>(json, "remember_for", isSeconds, "a number of seconds"),
     acr: typed<string>(json, "acr", isString, "a string"),
-    amr: typed<string[]>(json, "amr", isStringList, "an array of strings"),
+    amr: stringList(json, "amr"),
     context: json.context ?? undefined,
     identity_provider_session_id: typed<string>(
       json,
@@ -102,13 +109,8 @@ export function readAcceptConsentBody(body: unknown): AcceptConsentBody {
   const json = objectBody(body);
   const session = typed<Json>(json, "session", isObject, "an object") ?? {};
   return {
-    grant_scope: typed<string[]>(json, "grant_scope", isStringList, "an array of strings"),
-    grant_access_token_audience: typed<string[]>(
-      json,
-      "grant_access_token_audience",
-      isStringList,
-      "an array of strings",
-    ),
+    grant_scope: stringList(json, "grant_scope"),
+    grant_access_token_audience: stringList(json, "grant_access_token_audience"),
     remember: typed<boolean>(json, "remember", isBoolean, "a boolean"),
     remember_for: typed<number>(json, "remember_for", isSeconds, "a number of seconds"),
     session: {
