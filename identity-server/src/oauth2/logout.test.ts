@@ -77,14 +77,13 @@ describe("RP-initiated logout through the logout UI", () => {
     const redirectTo = (accepted.body as { redirect_to: string }).redirect_to;
     expect(redirectTo).toMatch(`${service.issuer}/oauth2/sessions/logout?logout_verifier=`);
 
-    // The verifier page posts the session's xsrf secret to oidc-provider's confirmation.
-    const page = await browser.get(redirectTo);
-    expect(page.status).toBe(200);
-    const done = await browser.submitForm(page);
-    expect(done.status).toBe(303);
-    const back = new URL(done.location ?? "");
-    expect(`${back.origin}${back.pathname}`).toBe(postLogoutUri);
-    expect(back.searchParams.get("state")).toBe("bye");
+    // As Hydra: the verifier ends the logout with a 302 to the post-logout URI (no page, no
+    // form), so a client that follows redirects or a browser without JavaScript arrives.
+    const done = await browser.get(redirectTo);
+    expect(done.status).toBe(302);
+    expect(done.text).not.toContain("<form");
+    expect(done.location).toBe(`${postLogoutUri}?state=bye`);
+    expect(done.headers.getSetCookie().join("\n")).toMatch(/oauth2_session=;/);
 
     // The login session and the identity provider's session are gone; tokens live on (Hydra).
     expect(service.endedIdentityProviderSessions).toContain("kratos-session-out");
@@ -147,12 +146,40 @@ describe("RP-initiated logout through the logout UI", () => {
     expect(answer.location).toBeUndefined();
   });
 
-  it("without a session ends at the configured post-logout URL", async () => {
+  it("without a session redirects 302 to the configured post-logout URL, as Hydra", async () => {
     const browser = service.browser();
-    const page = await browser.get(`${service.issuer}/oauth2/sessions/logout`);
-    const done = await browser.submitForm(page);
-    const success = await browser.follow(done.location ?? "");
-    expect(success.location).toBe("http://127.0.0.1:5555/after-logout");
+    const done = await browser.get(`${service.issuer}/oauth2/sessions/logout`);
+    expect(done.status).toBe(302);
+    expect(done.location).toBe("http://127.0.0.1:5555/after-logout");
+  });
+
+  it("is followed to its end by an HTTP client that follows redirects", async () => {
+    const browser = service.browser();
+    const { tokens } = await signIn(service, browser, rp, { subject: "user-curl" });
+    const endSession = oidc.buildEndSessionUrl(rp, {
+      id_token_hint: tokens.id_token ?? "",
+      post_logout_redirect_uri: postLogoutUri,
+      state: "s1",
+    });
+    const challenge = challengeIn((await browser.follow(endSession.href)).location, "logout");
+    const accepted = await service.admin(
+      "PUT",
+      `${logoutPath}/accept?logout_challenge=${challenge}`,
+    );
+    const redirectTo = (accepted.body as { redirect_to: string }).redirect_to;
+    // The browser's cookies (the logout CSRF cookie), then plain redirect following: the last
+    // hop is the client's post-logout URI (nothing listens there, so only the URL is checked).
+    const first = await browser.get(redirectTo);
+    expect(first.location).toBe(`${postLogoutUri}?state=s1`);
+    const login = await service.admin(
+      "GET",
+      `/admin/oauth2/auth/requests/login?login_challenge=${await visitUntilChallenge(
+        browser,
+        oidc.buildAuthorizationUrl(rp, { redirect_uri: redirectUri, scope: "openid" }).href,
+        "login",
+      )}`,
+    );
+    expect(login.body).toMatchObject({ skip: false });
   });
 
   it("answers 404 for unknown logout challenges", async () => {

@@ -1,22 +1,18 @@
-import { createHash } from "node:crypto";
 import type { ServerResponse } from "node:http";
+import type { Context, Next } from "koa";
 import { setBaseSecurityHeaders } from "../http/security-headers.ts";
-import { autoSubmitScript } from "./provider/browser-pages.ts";
 
-// The OAuth2 public listener renders a few HTML pages itself: the logout auto-submit form, the
-// error page (without urls.error) and oidc-provider's form_post answer. None loads anything, so
-// the policy allows nothing but their inline scripts, by hash: oidc-provider adds the hash of its
-// form_post script to script-src when the response already has one (helpers/script_src_sha.js).
+// The OAuth2 public listener renders two HTML pages itself: the error page (without urls.error)
+// and oidc-provider's form_post answer. None loads anything, so the policy allows no script but
+// form_post's own inline one, by hash: oidc-provider adds that hash to script-src when the response
+// already has the directive (helpers/script_src_sha.js), and 'none' is then dropped.
 //
-// No form-action: the logout form's target redirects on to the client's post-logout URI and the
-// form_post form targets the client's redirect URI; browsers check form-action along the whole
-// redirect chain, so any list here would block a registered client.
-
-const scriptHash = createHash("sha256").update(autoSubmitScript).digest("base64");
+// No form-action: the form_post form targets the client's redirect URI; browsers check form-action
+// along the whole redirect chain, so any list here would block a registered client.
 
 export const oauth2PublicContentSecurityPolicy = [
   "default-src 'none'",
-  `script-src 'sha256-${scriptHash}'`,
+  "script-src 'none'",
   "frame-ancestors 'none'",
   "base-uri 'none'",
 ].join("; ");
@@ -25,4 +21,13 @@ export const oauth2PublicContentSecurityPolicy = [
 export function setOAuth2PublicHeaders(res: ServerResponse): void {
   setBaseSecurityHeaders(res);
   res.setHeader("content-security-policy", oauth2PublicContentSecurityPolicy);
+}
+
+/** After oidc-provider added a script's hash, script-src lists only hashes (no stray 'none'). */
+export async function scriptSrcHashesOnly(ctx: Context, next: Next): Promise<void> {
+  await next();
+  const csp = ctx.response.get("content-security-policy");
+  if (csp.includes("script-src 'none' 'sha256-")) {
+    ctx.set("content-security-policy", csp.replace("script-src 'none' ", "script-src "));
+  }
 }

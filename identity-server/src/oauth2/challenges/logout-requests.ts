@@ -125,8 +125,8 @@ export async function rejectLogoutRequest(deps: ChallengeDeps, challenge: string
 }
 
 export interface SpentLogoutVerifier {
-  /** oidc-provider's secret that completes the logout of the browser session. */
-  xsrf: string;
+  /** The login session (oidc-provider session uid) the logout ends. */
+  sid: string;
   /** The hash of the CSRF value of the browser that started the logout. */
   csrfHash: string;
 }
@@ -143,7 +143,7 @@ export async function useLogoutVerifier(
     .where("verifier_hash", "=", secretHash(verifier))
     .where("status", "=", "accepted")
     .where("expires_at", ">", now.toISOString())
-    .returning(["xsrf", "csrf_hash"])
+    .returning(["sid", "csrf_hash"])
     .executeTakeFirst();
-  return row && { xsrf: row.xsrf, csrfHash: row.csrf_hash };
+  return row && { sid: row.sid, csrfHash: row.csrf_hash };
 }

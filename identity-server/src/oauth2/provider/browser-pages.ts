@@ -48,37 +48,3 @@ export function sendBrowserError(
     `<h1>Something went wrong</h1>\n<p><code>${htmlEscape(error)}</code></p>\n<p>${htmlEscape(description)}</p>`,
   );
 }
-
-/**
- * The auto-submit form's only script. The public listener's Content-Security-Policy allows exactly
- * this script by its hash (public-security-headers.ts), so no other inline script may run.
- */
-export const autoSubmitScript = "document.forms[0].submit()";
-
-/**
- * A form that posts itself (with a button for browsers without JavaScript). Used to finish a
- * logout: oidc-provider ends the session only on a POST that carries the session's xsrf secret.
- */
-export function sendAutoSubmitForm(
-  ctx: Context,
-  action: string,
-  fields: Record<string, string>,
-): void {
-  const inputs = Object.entries(fields)
-    .map(
-      ([name, value]) =>
-        `<input type="hidden" name="${htmlEscape(name)}" value="${htmlEscape(value)}">`,
-    )
-    .join("\n");
-  ctx.status = 200;
-  ctx.type = "html";
-  ctx.set("Cache-Control", "no-store");
-  ctx.body = page(
-    "Signing out",
-    `<form method="post" action="${htmlEscape(action)}">
-${inputs}
-<noscript><button type="submit">Continue</button></noscript>
-</form>
-<script>${autoSubmitScript}</script>`,
-  );
-}

@@ -6,6 +6,7 @@ import { extraClientProperties } from "../clients/client-metadata.ts";
 import type { PrivateJwk } from "../crypto/signing-keys.ts";
 import type { OAuth2Config } from "../oauth2-config.ts";
 import { clientBasedCors } from "../public-cors.ts";
+import { scriptSrcHashesOnly } from "../public-security-headers.ts";
 import type { OAuth2Db } from "../store/oauth2-tables.ts";
 import { payloadAdapterFactory } from "../store/payload-adapter.ts";
 import { sendBrowserError } from "./browser-pages.ts";
@@ -26,6 +27,7 @@ import {
   logoutPath,
   logoutSource,
   logoutVerifier,
+  logoutWithoutSession,
   postLogoutSuccess,
 } from "./logout-handling.ts";
 import { injectedConsentMarker, offlineAccessPrompt } from "./offline-access-prompt.ts";
@@ -183,6 +185,7 @@ export function buildProvider(deps: ProviderDeps, scopes: Iterable<string>): Pro
   registerJwtBearerGrant(provider, { db, now, tokenUrl: `${deps.issuer}${routes.token}` });
 
   provider.use(notFoundAsJson);
+  provider.use(scriptSrcHashesOnly);
   provider.use(verifierResume({ db, now, errorUrl: config.errorUrl, provider, authorizationPath }));
   provider.use(resumeWithoutQuery);
   provider.use(tokenErrorCodes(routes.token));
@@ -190,7 +193,8 @@ export function buildProvider(deps: ProviderDeps, scopes: Iterable<string>): Pro
   provider.use(userinfoWithConsentClaims(routes.userinfo, claimDeps));
   provider.use(offlineAccessPrompt(authorizationPath));
   provider.use(loginSessionRecorder(db, config.lifespans));
-  provider.use(logoutVerifier({ ...deps }));
+  provider.use(logoutVerifier({ ...deps, provider: () => provider }));
+  provider.use(logoutWithoutSession(deps));
   provider.use(logoutCompletion({ ...deps }));
 
   provider.on("server_error", (_ctx, error) => {

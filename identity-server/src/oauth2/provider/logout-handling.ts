@@ -1,11 +1,14 @@
 import type { Context, Next } from "koa";
+import type Provider from "oidc-provider";
 import type { Configuration, KoaContextWithOIDC } from "oidc-provider";
+import type { Logger } from "pino";
 import { deleteLoginSessions } from "../challenges/login-sessions.ts";
 import { newSecret } from "../challenges/challenge-verifiers.ts";
+import { revokeLoginSessionById } from "../challenges/headless-logout.ts";
 import { createLogoutRequest, useLogoutVerifier } from "../challenges/logout-requests.ts";
 import type { OAuth2Config } from "../oauth2-config.ts";
 import type { OAuth2Db } from "../store/oauth2-tables.ts";
-import { sendAutoSubmitForm, sendBrowserError } from "./browser-pages.ts";
+import { sendBrowserError } from "./browser-pages.ts";
 import {
   csrfCookieName,
   csrfCookieProblem,
@@ -14,28 +17,63 @@ import {
 } from "./csrf-cookies.ts";
 
 // Hydra's logout challenge on top of oidc-provider's RP-initiated logout:
-// 1. GET /oauth2/sessions/logout: oidc-provider validates the request and puts an xsrf secret into
-//    the browser session; `logoutSource` stores a logout request, gives the browser a logout CSRF
-//    cookie and redirects to the logout UI.
+// 1. GET /oauth2/sessions/logout: oidc-provider validates the request (id_token_hint, registered
+//    post_logout_redirect_uri) and keeps `state` and the post-logout URI in the browser session;
+//    `logoutSource` stores a logout request, gives the browser a logout CSRF cookie and redirects
+//    to the logout UI. Without a signed-in session Hydra redirects straight to the post-logout URI
+//    (consent/strategy_default.go issueLogoutVerifier); oidc-provider's auto-submit form for that
+//    case is replaced by the same 302.
 // 2. The logout UI accepts through the admin API and sends the browser to
 //    /oauth2/sessions/logout?logout_verifier=…; the verifier is spent and, only if this browser
-//    has the CSRF cookie of step 1, the xsrf secret is posted to oidc-provider's own confirmation
-//    endpoint (so its session handling, back-channel logout and redirect apply).
-// 3. After that confirmation, the Hydra login session and the identity provider's session end.
+//    has the CSRF cookie of step 1, the logout completes as Hydra's completeLogout does: the login
+//    session ends (back-channel logout, the identity provider's session), the session cookie is
+//    cleared and the browser is redirected 302 to the post-logout URI (with `state`), as Hydra's
+//    performOidcFrontOrBackChannelLogout (oauth2/handler.go). No page, no script, no form: HTTP
+//    clients that follow redirects and browsers without JavaScript arrive.
 
 export interface LogoutDeps {
   db: OAuth2Db;
   now: () => Date;
   config: OAuth2Config;
   issuer: string;
+  logger: Logger;
+  provider(): Provider;
   /** Ends identity-provider (Kratos) sessions recorded at login accept. */
   endIdentityProviderSessions(sessionIds: string[]): Promise<void>;
+}
+
+/** What oidc-provider keeps in the session for a logout (actions/end_session.js renderLogout). */
+interface LogoutState {
+  secret?: string;
+  state?: string;
+  postLogoutRedirectUri?: string;
+}
+
+/**
+ * Hydra's PostLogoutRedirectURI: the client's registered post_logout_redirect_uri with `state`, or
+ * urls.post_logout_redirect.
+ */
+function postLogoutTarget(config: OAuth2Config, state: LogoutState | undefined): string {
+  if (!state?.postLogoutRedirectUri) return config.postLogoutRedirectUrl;
+  const url = new URL(state.postLogoutRedirectUri);
+  if (state.state) url.searchParams.set("state", state.state);
+  return url.href;
+}
+
+async function storedLogoutState(db: OAuth2Db, sid: string): Promise<LogoutState | undefined> {
+  const row = await db
+    .selectFrom("oauth2_payloads")
+    .select("payload")
+    .where("model", "=", "Session")
+    .where("uid", "=", sid)
+    .executeTakeFirst();
+  return row ? (JSON.parse(row.payload) as { state?: LogoutState }).state : undefined;
 }
 
 export const logoutPath = "/oauth2/sessions/logout";
 
 export function logoutSource(
-  deps: LogoutDeps,
+  deps: Pick<LogoutDeps, "db" | "now" | "config" | "issuer">,
 ): NonNullable<
   NonNullable<NonNullable<Configuration["features"]>["rpInitiatedLogout"]>["logoutSource"]
 > {
@@ -67,7 +105,7 @@ export function logoutSource(
   };
 }
 
-/** Step 2: turns an accepted logout verifier into the confirmation post. */
+/** Step 2: an accepted logout verifier ends the login session and redirects. */
 export function logoutVerifier(deps: LogoutDeps) {
   return async function completeAcceptedLogout(ctx: Context, next: Next): Promise<void> {
     const verifier =
@@ -97,15 +135,37 @@ export function logoutVerifier(deps: LogoutDeps) {
       );
       return;
     }
-    sendAutoSubmitForm(ctx, `${deps.issuer}${logoutPath}/confirm`, {
-      xsrf: spent.xsrf,
-      logout: "yes",
+    const target = postLogoutTarget(deps.config, await storedLogoutState(deps.db, spent.sid));
+    await revokeLoginSessionById(deps, spent.sid);
+    // Hydra's revokeAuthenticationSession: the browser's session cookie goes too.
+    ctx.cookies.set(deps.provider().cookieName("session"), null, {
+      httpOnly: true,
+      sameSite: "lax",
     });
+    ctx.status = 302;
+    ctx.redirect(target);
   };
 }
 
-/** Step 3: once oidc-provider destroyed the browser session, Hydra's login session ends too. */
-export function logoutCompletion(deps: LogoutDeps) {
+/** Step 1 without a signed-in session: straight to the post-logout URI, as Hydra. */
+export function logoutWithoutSession(deps: Pick<LogoutDeps, "config">) {
+  return async function redirectWithoutSession(ctx: Context, next: Next): Promise<void> {
+    await next();
+    if (ctx.method !== "GET" || ctx.path !== logoutPath || ctx.status !== 200) return;
+    const session = (ctx as unknown as KoaContextWithOIDC).oidc?.session;
+    if (!session || session.accountId) return;
+    ctx.body = undefined;
+    ctx.status = 302;
+    ctx.redirect(postLogoutTarget(deps.config, session.state));
+  };
+}
+
+/**
+ * oidc-provider's own confirmation (POST /oauth2/sessions/logout/confirm) needs the session's
+ * xsrf secret, which no answer carries any more; should it still complete a logout, Hydra's login
+ * session ends too.
+ */
+export function logoutCompletion(deps: Pick<LogoutDeps, "db" | "endIdentityProviderSessions">) {
   return async function endLoginSession(ctx: Context, next: Next): Promise<void> {
     await next();
     if (ctx.method !== "POST" || ctx.path !== `${logoutPath}/confirm`) return;
