@@ -44,6 +44,8 @@ export interface CorsRequest {
   origin: string | undefined;
   requestMethod: string | undefined;
   requestHeaders: string | string[] | undefined;
+  /** A preflight from any origin is allowed (Hydra's per-client routes, see public-cors.ts). */
+  anyOriginPreflight?: boolean;
 }
 
 export interface CorsAnswer {
@@ -123,7 +125,10 @@ export class CorsPolicy {
     if (origin === undefined || origin === "") return refused("no Origin header");
     // The origin is echoed, never `*`: Kratos checks origins with a function, so rs/cors
     // reflects an allowed origin even when `*` is configured.
-    if (!this.originAllowed(origin)) return refused(`origin ${origin} not allowed`);
+    const preflightOfAnyOrigin = preflight && request.anyOriginPreflight === true;
+    if (!preflightOfAnyOrigin && !this.originAllowed(origin)) {
+      return refused(`origin ${origin} not allowed`);
+    }
     if (preflight) {
       const requestMethod = request.requestMethod ?? "";
       if (!this.#methodAllowed(requestMethod))

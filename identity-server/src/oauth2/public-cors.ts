@@ -9,6 +9,31 @@ import { appendVary, CorsPolicy, type CorsConfig } from "../http/cors.ts";
 // has CORS of its own (open on discovery and keys, per client elsewhere, 400 for a client's
 // unknown origin); here it only ever contributes for a client's own origin.
 
+/**
+ * The routes Hydra wraps in its per-client CORS middleware (x/oauth2cors/cors.go, registered in
+ * oauth2/handler.go and jwk/handler.go). Its origin check answers true for every OPTIONS
+ * request ("pre-flight requests do not contain credentials"), so a client's own origin gets
+ * through the preflight that an Authorization header or a JSON body forces, and the actual
+ * request is then checked against the calling client's allowed_cors_origins.
+ */
+const clientCorsPaths = new Set([
+  "/oauth2/token",
+  "/oauth2/revoke",
+  "/userinfo",
+  "/.well-known/openid-configuration",
+  "/.well-known/oauth-authorization-server",
+  "/.well-known/jwks.json",
+]);
+
+/** The request's path; absolute-form targets (`GET http://host/path`) are routed by path too. */
+function pathOf(url: string | undefined): string {
+  try {
+    return new URL(url ?? "/", "http://oauth2.invalid").pathname;
+  } catch {
+    return "";
+  }
+}
+
 /** Requests whose client lists their Origin in `allowed_cors_origins` (set by clientBasedCORS). */
 const clientAllowed = new WeakSet<IncomingMessage>();
 
@@ -87,6 +112,7 @@ export function applyOAuth2PublicCors(
       origin: header(req.headers.origin),
       requestMethod: header(req.headers["access-control-request-method"]),
       requestHeaders: req.headers["access-control-request-headers"],
+      anyOriginPreflight: clientCorsPaths.has(pathOf(req.url)),
     });
     const vary = res.getHeader("vary");
     res.setHeader("vary", appendVary(typeof vary === "string" ? vary : undefined, answer.vary));
