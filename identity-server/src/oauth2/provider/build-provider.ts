@@ -32,6 +32,7 @@ import {
 } from "./logout-handling.ts";
 import { injectedConsentMarker, offlineAccessPrompt } from "./offline-access-prompt.ts";
 import { applyProviderOverrides } from "./provider-overrides.ts";
+import { revokeReplacedAccessTokens } from "./refresh-rotation.ts";
 import { revocationAnswer } from "./revocation-answer.ts";
 import { tokenErrorCodes } from "./token-error-codes.ts";
 import { tokenLifespans } from "./token-lifespans.ts";
@@ -157,6 +158,10 @@ export function buildProvider(deps: ProviderDeps, scopes: Iterable<string>): Pro
     findAccount: findAccountWithConsentClaims(claimDeps),
     extraTokenClaims: consentAccessTokenClaims(claimDeps),
     loadExistingGrant: rememberedGrant(claimDeps),
+    // Revoking tokens (reused code or refresh token, /oauth2/revoke) removes the tokens of the
+    // grant but keeps the grant: a remembered consent points at it, and Hydra never lets a token
+    // revocation drop a remembered consent (fosite revokes by request id only).
+    revokeGrantPolicy: () => false,
     // Hydra keeps tokens alive after logout; only the login session ends.
     expiresWithSession: () => false,
     issueRefreshToken: (_ctx, client, code) =>
@@ -189,6 +194,7 @@ export function buildProvider(deps: ProviderDeps, scopes: Iterable<string>): Pro
   provider.use(verifierResume({ db, now, errorUrl: config.errorUrl, provider, authorizationPath }));
   provider.use(resumeWithoutQuery);
   provider.use(tokenErrorCodes(routes.token));
+  provider.use(revokeReplacedAccessTokens(routes.token, db));
   provider.use(revocationAnswer(routes.revocation));
   provider.use(userinfoWithConsentClaims(routes.userinfo, claimDeps));
   provider.use(offlineAccessPrompt(authorizationPath));

@@ -4,7 +4,9 @@ import { isPublicClient } from "../clients/client-document.ts";
 import {
   findConsentSessionByGrant,
   findRememberedConsent,
+  saveConsentSession,
 } from "../challenges/consent-sessions.ts";
+import { randomId } from "../crypto/random.ts";
 import type { OAuth2Db } from "../store/oauth2-tables.ts";
 
 // What the consent app put into `session.access_token` and `session.id_token` travels with the
@@ -88,9 +90,13 @@ export function publicClientMaySkip(redirectUri: string): boolean {
 }
 
 /**
- * loadExistingGrant: the grant of this request's consent answer, or, for prompt=none, the grant of
- * the subject's remembered consent for this client. Hydra remembers consent per subject and
- * client, not per browser, so the session's own grant is never reused.
+ * loadExistingGrant: the grant of this request's consent answer, or, for prompt=none, a new grant
+ * made from the subject's remembered consent for this client. Hydra remembers consent per subject
+ * and client, not per browser, so the session's own grant is never reused; and every
+ * authorization gets tokens of its own (Hydra's request id: a skipped consent is a new flow), so
+ * the remembered consent is copied into a skipped consent session with its own grant rather than
+ * shared: revoking or rotating one authorization's tokens leaves the others and the remembered
+ * consent alone.
  */
 export function rememberedGrant(deps: Deps): NonNullable<Configuration["loadExistingGrant"]> {
   return async (ctx) => {
@@ -115,6 +121,28 @@ export function rememberedGrant(deps: Deps): NonNullable<Configuration["loadExis
       oidc.client.clientId,
       deps.now(),
     );
-    return remembered ? oidc.provider.Grant.find(remembered.grantId) : undefined;
+    if (!remembered) return undefined;
+    // Hydra's skip needs the remembered scopes to cover the request; otherwise consent_required.
+    const granted = new Set(remembered.grantScope);
+    if (![...oidc.requestParamOIDCScopes].every((scope) => granted.has(scope))) return undefined;
+    const grant = new oidc.provider.Grant({ accountId, clientId: oidc.client.clientId });
+    const scopes = remembered.grantScope.filter((scope) => scope !== "");
+    if (scopes.length > 0) grant.addOIDCScope(scopes.join(" "));
+    const grantId = await grant.save();
+    const now = deps.now();
+    await saveConsentSession(deps.db, {
+      ...remembered,
+      consentRequestId: randomId(),
+      consentChallenge: "",
+      grantId,
+      loginSessionId: oidc.session.uid,
+      skip: true,
+      remember: false,
+      rememberFor: 0,
+      requestUrl: ctx.href,
+      handledAt: now,
+      rememberUntil: undefined,
+    });
+    return grant;
   };
 }

@@ -73,3 +73,50 @@ describe("the storage adapter and its cleanup", () => {
     expect(row?.consumed_at).toBe(start.toISOString());
   });
 });
+
+describe("skipped consent sessions", () => {
+  it("go with their grant; remembered ones stay", async () => {
+    const grants = payloadAdapterFactory(db, () => start)("Grant");
+    await grants.upsert("grant-live", { accountId: "u", clientId: "c" }, 3600);
+    const session = (id: string, grantId: string, skip: number) => ({
+      consent_request_id: id,
+      consent_challenge: "",
+      grant_id: grantId,
+      subject: "u",
+      client_id: "c",
+      login_challenge: null,
+      login_session_id: null,
+      skip,
+      grant_scope: "[]",
+      grant_audience: "[]",
+      remember: skip === 1 ? 0 : 1,
+      remember_for: 0,
+      session_access_token: "{}",
+      session_id_token: "{}",
+      context: "{}",
+      requested_scope: "[]",
+      requested_audience: "[]",
+      request_url: "",
+      acr: null,
+      amr: "[]",
+      oidc_context: "{}",
+      handled_at: start.toISOString(),
+      remember_until: null,
+    });
+    await db
+      .insertInto("oauth2_consent_sessions")
+      .values([
+        session("remembered-gone", "grant-gone", 0),
+        session("skipped-gone", "grant-gone-2", 1),
+        session("skipped-live", "grant-live", 1),
+      ])
+      .execute();
+    expect(await deleteExpired(db, start)).toBe(1);
+    const left = await db
+      .selectFrom("oauth2_consent_sessions")
+      .select("consent_request_id")
+      .orderBy("consent_request_id")
+      .execute();
+    expect(left.map((row) => row.consent_request_id)).toEqual(["remembered-gone", "skipped-live"]);
+  });
+});

@@ -5,7 +5,8 @@ import type { OAuth2Db } from "./oauth2-tables.ts";
 // Removes what can no longer be used: expired provider rows (sessions, challenges, codes, tokens,
 // grants), expired login sessions, logout requests, challenge verifiers and spent jwt-bearer jtis.
 // Consent sessions stay while their grant lives; revoking or expiring the grant makes them useless
-// but keeps the record (Hydra keeps handled flows too).
+// but keeps the record (Hydra keeps handled flows too), except skipped ones (prompt=none copies of
+// a remembered consent), which go with their grant.
 
 export async function deleteExpired(db: OAuth2Db, now: Date): Promise<number> {
   const at = now.toISOString();
@@ -19,6 +20,23 @@ export async function deleteExpired(db: OAuth2Db, now: Date): Promise<number> {
     const result = await db.deleteFrom(table).where("expires_at", "<", at).executeTakeFirst();
     removed += Number(result.numDeletedRows);
   }
+  // A skipped consent (one prompt=none authorization) is of no use once its grant is gone.
+  const skipped = await db
+    .deleteFrom("oauth2_consent_sessions")
+    .where("skip", "=", 1)
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom("oauth2_payloads")
+            .select("id")
+            .where("model", "=", "Grant")
+            .whereRef("oauth2_payloads.id", "=", "oauth2_consent_sessions.grant_id"),
+        ),
+      ),
+    )
+    .executeTakeFirst();
+  removed += Number(skipped.numDeletedRows);
   return removed;
 }
 
