@@ -80,6 +80,33 @@ describe("the registration action without JavaScript", () => {
     expect(messages.passwordStrength.id).toBe(203);
   });
 
+  it("sends the password it checked when the form repeats the field (a second, weak password was sent unchecked)", async () => {
+    const { calls } = stubIdentity({
+      "POST /self-service/registration": {
+        status: 200,
+        body: {
+          identity: { id: "i1" },
+          continue_with: [
+            { action: "redirect_browser_to", redirect_browser_to: "http://localhost:3000/" },
+          ],
+        },
+      },
+    });
+    const fields = new URLSearchParams(valid);
+    fields.append("password", "qmvhtzrpxkwjdnbl");
+    const url = new URL("/en/registration?flow=f1", "http://localhost:3000");
+
+    await submitRegistration({
+      request: new Request(url, { method: "POST", body: fields }),
+      context: new RouterContextProvider(),
+      locale: "en",
+      url,
+    });
+
+    expect(calls).toHaveLength(1);
+    expect(calls[0]?.body).toMatchObject({ password: valid.password });
+  });
+
   it("requires every field", async () => {
     stubIdentity({});
 

@@ -82,7 +82,12 @@ export async function submitRegistration(args: RegistrationArgs) {
     return data({ fieldErrors, values }, { status: 400 });
   }
 
-  const body = toRegistrationBody(formToJson(form, portalFields), values[fieldNames.email]);
+  // What was checked is what is sent: a form may repeat a field (form.get reads the first value,
+  // formToJson keeps the last), and a second `password` skipped the composition rule.
+  const body = toRegistrationBody(formToJson(form, portalFields), {
+    email: values[fieldNames.email],
+    password: input.password,
+  });
   if (!body) return data({ notice: "notice.somethingWentWrong" as const, values }, { status: 400 });
 
   const { frontend } = identityFor(args.request, args.context, args.locale);
@@ -119,17 +124,19 @@ export async function submitRegistration(args: RegistrationArgs) {
 
 /**
  * The password method's body in the SDK's shape: traits nested, the e-mail trimmed and
- * lowercased as the user saw it, and nothing of the portal's own fields.
+ * lowercased as the user saw it, the password the portal checked, and nothing of the portal's
+ * own fields.
  */
 export function toRegistrationBody(
   fields: Record<string, unknown>,
-  email: string,
+  checked: { email: string; password: string },
 ): UpdateRegistrationFlowBody | undefined {
+  const { email, password } = checked;
   if (stringField(fields, "method") !== "password") return undefined;
   const traits = isRecord(fields.traits) ? { ...fields.traits, email } : { email };
   return {
     method: "password",
-    password: stringField(fields, "password") ?? "",
+    password,
     traits,
     csrf_token: stringField(fields, "csrf_token"),
   };
