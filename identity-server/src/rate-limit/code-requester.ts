@@ -29,7 +29,9 @@ export async function codeRequesterOf(
 ): Promise<CodeRequester> {
   // Browser flows only, as for passwords: API clients neither get nor send the device cookie.
   const devices =
-    flow.type === "browser" ? deviceKeysOf(request, ctx.cookies) : new Map<string, string>();
+    flow.type === "browser"
+      ? await deviceKeysOf(request, ctx.cookies, db)
+      : new Map<string, string>();
   const token = extractSessionToken(ctx, request);
   const found = token ? await findSessionByTokenHash(db, hashToken(token)) : undefined;
   const session = found?.active && found.expiresAt > ctx.now() ? found : undefined;

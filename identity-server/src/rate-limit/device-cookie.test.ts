@@ -144,6 +144,68 @@ describe("device cookies against lockout", () => {
     );
   });
 
+  it("shares one device budget among all the account's known browsers", async () => {
+    await registerNative(ts, "jars@example.com");
+    // Before the fix every fresh cookie jar got a budget of its own (second attack round, issue 12).
+    const jars = [];
+    for (let i = 0; i < 3; i++) jars.push(await knownBrowser(ts, "jars@example.com"));
+    for (let i = 0; i < 10; i++) {
+      const jar = jars[i % 2] ?? new CookieJar();
+      expect(messageIdsOf(await browserAttempt(ts, jar, "jars@example.com", wrong))).toEqual([
+        4000006,
+      ]);
+    }
+    const third = await browserAttempt(ts, jars[2] ?? new CookieJar(), "jars@example.com", wrong);
+    expect(messageIdsOf(third)).toEqual([9010007]);
+    // Unknown browsers still have the account's own budget.
+    const other = await browserAttempt(ts, new CookieJar(), "jars@example.com", strongPassword);
+    expect(other.status).toBe(200);
+  });
+
+  it("stops recognising a browser once the password has changed", async () => {
+    const { identityId } = await registerNative(ts, "changed@example.com");
+    const old = [];
+    for (let i = 0; i < 5; i++) old.push(await knownBrowser(ts, "changed@example.com"));
+    const newPassword = "another-Lamp-river-7-quartz";
+    const put = await call(`${ts.adminUrl}/admin/identities/${identityId}`, {
+      method: "PUT",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        schema_id: "default",
+        state: "active",
+        traits: { email: "changed@example.com" },
+        credentials: { password: { config: { password: newPassword } } },
+      }),
+    });
+    expect(put.status).toBe(200);
+    const revoked = await call(`${ts.adminUrl}/admin/identities/${identityId}/sessions`, {
+      method: "DELETE",
+    });
+    expect(revoked.status).toBe(204);
+
+    // The old entries count as unknown browsers: their guesses share the identifier's budget.
+    let limited = 0;
+    for (const jar of old) {
+      for (let i = 0; i < 3; i++) {
+        const answer = await browserAttempt(ts, jar, "changed@example.com", wrong, "203.0.113.9");
+        if (messageIdsOf(answer).includes(9010007)) limited++;
+      }
+    }
+    expect(limited).toBe(5);
+    // A browser with an old entry signing in with the new password (once the identifier's window
+    // has passed) gets a valid entry again.
+    const renewed = old[0] ?? new CookieJar();
+    ts.advanceClock(16 * 60_000);
+    expect((await browserAttempt(ts, renewed, "changed@example.com", newPassword)).status).toBe(
+      200,
+    );
+    renewed.cookies.delete("ory_kratos_session");
+    await strangersTry(ts, "changed@example.com", 10);
+    expect((await browserAttempt(ts, renewed, "changed@example.com", newPassword)).status).toBe(
+      200,
+    );
+  });
+
   it("issues the cookie HttpOnly, SameSite=Lax, for a year, to browsers only", async () => {
     await registerNative(ts, "flags@example.com");
     const answer = await browserAttempt(ts, new CookieJar(), "flags@example.com", strongPassword);

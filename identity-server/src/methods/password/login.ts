@@ -124,7 +124,9 @@ export async function passwordLogin(
     let found: Awaited<ReturnType<typeof findIdentityByIdentifier>>;
     if (browser && hasDeviceCookie(request)) {
       found = await findIdentityByIdentifier(ctx.db, "password", key);
-      if (found) attempt.device = deviceKeyFor(request, ctx.cookies, found.identity.id);
+      if (found) {
+        attempt.device = deviceKeyFor(request, ctx.cookies, found.identity.id, found.credential);
+      }
       ensurePasswordAttemptAllowed(ctx, attempt);
     } else {
       ensurePasswordAttemptAllowed(ctx, attempt);
@@ -141,8 +143,9 @@ export async function passwordLogin(
       throw ValidationError.of("", uiText(4000006));
     }
     recordPasswordLogin(ctx, attempt);
-    if (browser) rememberDevice(request, reply, ctx.cookies, found.identity.id);
     if (needsRehash(hashed)) await migrateHash(ctx, found.credential, password);
+    // After the migration: the entry is signed under the hash now stored.
+    if (browser) rememberDevice(request, reply, ctx.cookies, found.identity.id, found.credential);
     return found.identity;
   } catch (error) {
     prepareForRerender();
