@@ -154,3 +154,56 @@ describe("password policy: normalised, reversed, keyboard walks, deployment word
     }
   });
 });
+
+// What the second attack round on issue 12 registered with, all accepted before.
+describe("password policy: invisible blanks, marks, look-alikes, keypad, doubles, Dvorak", () => {
+  const deployment = { minLength: 12, productWords: ["agency", "portal", "product", "sso"] };
+  const refused = (password: string) =>
+    passwordPolicyViolation(password, "victim@example.com", deployment)?.id;
+
+  it("drops blank characters (Braille blank, Hangul fillers, format characters) for the checks", () => {
+    for (const password of [
+      "pass\u2800word\u28001234",
+      "pass\u3164word\u31641234",
+      "pass\u115fword\u11601234",
+      "pass\uffa0word\u20631234",
+    ]) {
+      expect(refused(password), JSON.stringify(password)).toBe(4000034);
+    }
+  });
+
+  it("reads accented and underlined letters without their marks", () => {
+    expect(refused("p\u0332a\u0332s\u0332s\u0332w\u0332o\u0332r\u0332d\u0332")).toBe(4000034);
+    expect(refused("pássẃórd1234")).toBe(4000034);
+  });
+
+  it("reads Cyrillic and Greek look-alikes as Latin letters", () => {
+    expect(refused("\u0440\u0430ssword1234")).toBe(4000034);
+    expect(refused("\u03c1\u03b1ssw\u03bfrd1234")).toBe(4000034);
+  });
+
+  it("refuses numeric keypad walks, doubled characters and Dvorak rows", () => {
+    for (const password of [
+      "147258369147258",
+      "789456123789456",
+      "aabbccddeeff",
+      "ppaasssswwoorrdd",
+      "aoeuidhtns-_",
+      "',.pyfgcrl/=",
+    ]) {
+      expect(refused(password), password).toBe(4000034);
+    }
+  });
+
+  it("still accepts passphrases in other scripts and with doubled letters", () => {
+    for (const password of [
+      "Mississippi-Yellow-Book-42",
+      "Ελληνικά-συνθηματικά-7",
+      "пароль-для-входа-в-систему",
+      "Crème-brûlée-Façade-9",
+      "Table!92817364",
+    ]) {
+      expect(refused(password), password).toBeUndefined();
+    }
+  });
+});

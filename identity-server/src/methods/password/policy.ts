@@ -1,6 +1,7 @@
 import { uiText, type UiText } from "../../text/messages.ts";
 import { isBlocklisted } from "./common-passwords.ts";
 import { emailContextWords, markContextWords, productContextWords } from "./context-words.ts";
+import { normalizedForPolicy, policyForms } from "./policy-forms.ts";
 import { unpredictableCount } from "./predictable.ts";
 
 const maxSimilarityCheckLength = 256;
@@ -91,17 +92,6 @@ function isBlocklistedDerivative(chars: readonly string[], required: number): bo
 }
 
 /**
- * What the checks compare: NIST SP 800-63B's normalisation (NFKC, so full-width "ｐａｓｓ" is
- * "pass") with default-ignorable code points (zero-width spaces and joiners, soft hyphens,
- * variation selectors…) dropped, since they hide a breached password without changing what a
- * guesser types. Only for the checks: the password is hashed as given, as Kratos does.
- */
-export function normalizedForPolicy(password: string): string {
-  const ignorable = /\p{Default_Ignorable_Code_Point}/gu;
-  return password.replace(ignorable, "").normalize("NFKC").replace(ignorable, "");
-}
-
-/**
  * Kratos' password policy, in its order: minimum length (4000032), similarity to the identifier
  * (4000031), the breached-password list (4000034); then NIST SP 800-63B's rules, each answered
  * with the closest Kratos id: repetitive or sequential characters and keyboard walks (4000034, as a
@@ -111,7 +101,9 @@ export function normalizedForPolicy(password: string): string {
  *
  * The length is counted in bytes as Kratos does (Go's len) and in code points of the normalised
  * password as NIST does; both must reach the minimum, so "éèêëàâ" (12 bytes) is 6 long. The other
- * checks see the normalised password, and its reverse too ("moc.elpmaxe@enaj", "4321drowssap").
+ * checks see the normalised password, its skeleton (no combining marks, Cyrillic and Greek
+ * look-alikes read as Latin), the skeleton with doubled characters collapsed, and each of these
+ * reversed ("moc.elpmaxe@enaj", "4321drowssap"); see src/methods/password/policy-forms.ts.
  */
 export function passwordPolicyViolation(
   password: string,
@@ -122,11 +114,14 @@ export function passwordPolicyViolation(
   const normalized = normalizedForPolicy(password);
   const length = Math.min(Buffer.byteLength(password, "utf8"), [...normalized].length);
   if (length < minLength) return uiText(4000032, { min_length: minLength, actual_length: length });
-  const reversed = [...normalized].reverse().join("");
-  return (
-    contentViolation(normalized, identifier, options) ??
-    contentViolation(reversed, identifier, options)
-  );
+  for (const form of policyForms(normalized)) {
+    const reversed = [...form].reverse().join("");
+    const violation =
+      contentViolation(form, identifier, options) ??
+      contentViolation(reversed, identifier, options);
+    if (violation) return violation;
+  }
+  return undefined;
 }
 
 function contentViolation(
