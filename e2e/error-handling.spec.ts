@@ -40,9 +40,19 @@ test("an expired sign-in form is replaced, with a notice, by one that works", as
   await page.getByLabel("E-Mail").fill(email);
   await page.getByLabel("Password", { exact: true }).fill(strongPassword);
 
-  // The behaviour under test is the flow running out of time: nothing announces that, so the
-  // test waits out the timed stack's flow lifespan.
-  await page.waitForTimeout(timedFlowSeconds * 1000 + 1000);
+  // The behaviour under test is the flow running out of time: the test waits until the identity
+  // service itself answers the flow as expired (410), as the portal will see it.
+  await expect
+    .poll(
+      async () =>
+        (
+          await page.request.get(
+            `${timedStack.portalUrl}/api/kratos/self-service/login/flows?id=${expiredFlow ?? ""}`,
+          )
+        ).status(),
+      { timeout: timedFlowSeconds * 1000 + scaled(10_000), intervals: [500] },
+    )
+    .toBe(410);
   await page.getByRole("button", { name: "Sign in with password" }).click();
 
   await expect(toast(page, texts.expired)).toBeVisible();
