@@ -1,5 +1,6 @@
 import type { RateLimitConfig } from "../config/rate-limit-config.ts";
 import type { ServerContext } from "../context.ts";
+import { codeSendAddressKey } from "./address-key.ts";
 import { RateLimitedError, tooManyAttemptsId, tooManyCodesId } from "./rate-limited-error.ts";
 import { SlidingWindowLimiter, type LimitCheck } from "./sliding-window.ts";
 
@@ -109,7 +110,7 @@ function codeSendBudgets(ctx: ServerContext, send: CodeSend): [SlidingWindowLimi
   if (send.own?.kind === "device") return [[limiters.codeSendsPerDevice, send.own.key]];
   const ip: [SlidingWindowLimiter, string] = [limiters.codeSendsPerIp, send.ip];
   if (send.own) return [[limiters.codeSendsPerDevice, `session:${send.own.key}`], ip];
-  return [[limiters.codeSendsPerAddress, send.address], ip];
+  return [[limiters.codeSendsPerAddress, codeSendAddressKey(send.address)], ip];
 }
 
 /** Counts the send against its budgets, or returns the wait (nothing counted) when one is used up. */
