@@ -1,6 +1,7 @@
 import type { RateLimitConfig } from "../config/rate-limit-config.ts";
 import type { ServerContext } from "../context.ts";
 import { codeSendAddressKey } from "./address-key.ts";
+import { ipLimitKey } from "./ip-key.ts";
 import { RateLimitedError, tooManyAttemptsId, tooManyCodesId } from "./rate-limited-error.ts";
 import { SlidingWindowLimiter, type LimitCheck } from "./sliding-window.ts";
 
@@ -58,7 +59,7 @@ export function ensurePasswordAttemptAllowed(ctx: ServerContext, attempt: Passwo
       ? [limiters.passwordPerDevice.check(attempt.device)]
       : [
           limiters.passwordPerIdentifier.check(attempt.identifier),
-          limiters.passwordPerIp.check(attempt.ip),
+          limiters.passwordPerIp.check(ipLimitKey(attempt.ip)),
         ],
   );
   if (wait !== undefined) throw new RateLimitedError(tooManyAttemptsId, wait);
@@ -71,7 +72,7 @@ export function recordWrongPassword(ctx: ServerContext, attempt: PasswordAttempt
     return;
   }
   limiters.passwordPerIdentifier.hit(attempt.identifier);
-  limiters.passwordPerIp.hit(attempt.ip);
+  limiters.passwordPerIp.hit(ipLimitKey(attempt.ip));
 }
 
 /**
@@ -108,7 +109,7 @@ export interface CodeSend {
 function codeSendBudgets(ctx: ServerContext, send: CodeSend): [SlidingWindowLimiter, string][] {
   const limiters = rateLimitersOf(ctx);
   if (send.own?.kind === "device") return [[limiters.codeSendsPerDevice, send.own.key]];
-  const ip: [SlidingWindowLimiter, string] = [limiters.codeSendsPerIp, send.ip];
+  const ip: [SlidingWindowLimiter, string] = [limiters.codeSendsPerIp, ipLimitKey(send.ip)];
   if (send.own) return [[limiters.codeSendsPerDevice, `session:${send.own.key}`], ip];
   return [[limiters.codeSendsPerAddress, codeSendAddressKey(send.address)], ip];
 }

@@ -1,4 +1,5 @@
 import type { RateLimitRule } from "../../config/rate-limit-config.ts";
+import { ipLimitKey } from "../../rate-limit/ip-key.ts";
 import { SlidingWindowLimiter, type LimitCheck } from "../../rate-limit/sliding-window.ts";
 import { KnownClientAddresses } from "./known-client-addresses.ts";
 
@@ -44,7 +45,8 @@ export class ClientAuthLimits {
    * apply), or undefined when it may go on, in which case the attempt has been counted.
    */
   admit(clientId: string, ip: string): number | undefined {
-    const limiters: [SlidingWindowLimiter, string][] = [[this.#perIp, ip]];
+    // The IP budget per /64 for IPv6 (rate-limit/ip-key.ts); known addresses stay exact.
+    const limiters: [SlidingWindowLimiter, string][] = [[this.#perIp, ipLimitKey(ip)]];
     if (!this.#known.has(clientId, ip)) limiters.push([this.#perClient, clientId]);
     const waits = limiters
       .map(([limiter, key]) => limiter.check(key))
