@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { comparePaired, median, signTestPValue } from "./paired-timing.ts";
+import { balancedOrder, comparePaired, median, signTestPValue } from "./paired-timing.ts";
 
 describe("the sign test", () => {
   it("gives the exact two-sided binomial tail", () => {
@@ -43,5 +43,28 @@ describe("paired timings", () => {
     expect(() => comparePaired([1, 2], [1])).toThrow(/as many/);
     expect(() => comparePaired([1, 0], [1, 1])).toThrow(/positive/);
     expect(() => median([])).toThrow();
+  });
+});
+
+describe("the order within rounds", () => {
+  it("puts each kind first in half the rounds", () => {
+    for (const rounds of [1, 2, 7, 200]) {
+      const order = balancedOrder(rounds);
+      expect(order).toHaveLength(rounds);
+      expect(order.filter(Boolean)).toHaveLength(Math.ceil(rounds / 2));
+    }
+  });
+
+  it("is shuffled, not alternating", () => {
+    // A generator that always answers 0 moves each element to the front in turn.
+    expect(balancedOrder(6, () => 0)).toEqual([true, true, false, false, false, true]);
+    const seen = new Set(
+      Array.from({ length: 50 }, () =>
+        balancedOrder(8)
+          .map((first) => (first ? "a" : "b"))
+          .join(""),
+      ),
+    );
+    expect(seen.size).toBeGreaterThan(10);
   });
 });

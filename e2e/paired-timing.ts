@@ -1,6 +1,6 @@
 /**
  * Compares the timings of two kinds of request measured in pairs (one of each per round, back to
- * back, each kind first in every other round). On a busy machine single timings swing by several
+ * back, each kind first in half the rounds, chosen at random: {@link balancedOrder}). On a busy machine single timings swing by several
  * times their size with whatever else runs, so two medians taken apart differ by chance by more
  * than any fixed tolerance (94 ms against 70 ms for the same work). Within a round both requests
  * meet about the same load, so the comparison is made per round:
@@ -21,6 +21,20 @@ export interface PairedComparison {
   medianB: number;
   medianRatio: number;
   pValue: number;
+}
+
+/**
+ * Which rounds measure a first: exactly half of them (the first kind gets the odd one), shuffled.
+ * Not simply every other round: load with the same two-round rhythm (this test repeated in the
+ * other worker, which alternates too) would then always fall on the same kind.
+ */
+export function balancedOrder(rounds: number, random: () => number = Math.random): boolean[] {
+  const order = Array.from({ length: rounds }, (_, i) => i < Math.ceil(rounds / 2));
+  for (let i = order.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [order[i], order[j]] = [order[j] ?? false, order[i] ?? false];
+  }
+  return order;
 }
 
 export function median(values: readonly number[]): number {
