@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext } from "@playwright/test";
-import { balancedOrder, comparePaired } from "./paired-timing.ts";
+import { balancedOrder, comparePaired } from "../identity-server/src/test-support/paired-timing.ts";
 import { identityAdminUrl, portalUrl } from "./playwright.config.ts";
 import { uniqueEmail } from "./support.ts";
 import { scaled } from "./timing.ts";

@@ -1,5 +1,4 @@
-// A copy of e2e/paired-timing.ts (the identity server's tests cannot import from e2e/): keep the
-// two alike.
+// Shared by the identity server's and the e2e suite's recovery-timing tests.
 
 /**
  * Compares the timings of two kinds of request measured in pairs (one of each per round, back to
