@@ -43,9 +43,10 @@ const suite = spawn(
 
 for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
   process.on(signal, () => {
+    // The exit code is set and the children stopped; the script ends once they have gone.
+    process.exitCode = 130;
     suite.kill(signal);
     stopBusy();
-    process.exit(130);
   });
 }
 
@@ -53,5 +54,5 @@ suite.on("exit", (code, signal) => {
   stopBusy();
   const minutes = ((performance.now() - startedAt) / 60_000).toFixed(1);
   console.log(`test:stress: e2e with ${busyProcesses} busy processes took ${minutes} min`);
-  process.exit(code ?? (signal ? 1 : 0));
+  process.exitCode ??= code ?? (signal ? 1 : 0);
 });
