@@ -1,4 +1,4 @@
-import { connect } from "node:net";
+import { slowClient } from "../../identity-server/src/test-support/slow-client.ts";
 import type { AddressInfo } from "node:net";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,40 +12,6 @@ import { loadDemoConfig } from "./config.ts";
 const headersTimeoutMs = 1000;
 const requestTimeoutMs = 2000;
 const keepAliveTimeoutMs = 500;
-
-interface Closed {
-  received: string;
-  /** From the first byte written until the server closed the connection. */
-  ms: number;
-}
-
-/** Writes `first`, then `drip` every 200 ms (the slowloris) until the server closes. */
-function slowClient(port: number, first: string, drip: string | undefined): Promise<Closed> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, "127.0.0.1");
-    let received = "";
-    let started = 0;
-    let timer: NodeJS.Timeout | undefined;
-    socket.setEncoding("utf8");
-    socket.on("data", (chunk: string) => (received += chunk));
-    socket.on("error", (error: Error & { code?: string }) => {
-      if (error.code !== "ECONNRESET" && error.code !== "EPIPE") reject(error);
-    });
-    socket.on("close", () => {
-      clearInterval(timer);
-      resolve({ received, ms: performance.now() - started });
-    });
-    socket.on("connect", () => {
-      started = performance.now();
-      socket.write(first);
-      if (drip !== undefined) {
-        timer = setInterval(() => {
-          if (!socket.destroyed) socket.write(drip);
-        }, 200);
-      }
-    });
-  });
-}
 
 describe("the demo's listener", () => {
   let demo: FastifyInstance;
@@ -67,7 +33,11 @@ describe("the demo's listener", () => {
   afterAll(() => demo.close());
 
   it("cuts off a client that trickles its headers", async () => {
-    const closed = await slowClient(port, "GET / HTTP/1.1\r\nHost: localhost\r\n", "X-Slow: 1\r\n");
+    const closed = await slowClient(
+      `http://127.0.0.1:${port}`,
+      "GET / HTTP/1.1\r\nHost: localhost\r\n",
+      "X-Slow: 1\r\n",
+    );
     expect(closed.received).toMatch(/^HTTP\/1\.1 408 /);
     expect(closed.ms).toBeGreaterThanOrEqual(headersTimeoutMs - 50);
     // Generous for a busy 2-core machine (Node's default headers timeout is 60 s).
@@ -76,7 +46,7 @@ describe("the demo's listener", () => {
 
   it("cuts off a client that trickles its body", async () => {
     const closed = await slowClient(
-      port,
+      `http://127.0.0.1:${port}`,
       "POST /auth/logout HTTP/1.1\r\nHost: localhost\r\n" +
         "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 1000\r\n\r\ntoken=",
       "a",
@@ -87,7 +57,11 @@ describe("the demo's listener", () => {
   }, 30_000);
 
   it("closes an idle keep-alive connection", async () => {
-    const closed = await slowClient(port, "GET / HTTP/1.1\r\nHost: localhost\r\n\r\n", undefined);
+    const closed = await slowClient(
+      `http://127.0.0.1:${port}`,
+      "GET / HTTP/1.1\r\nHost: localhost\r\n\r\n",
+      undefined,
+    );
     expect(closed.received).toMatch(/^HTTP\/1\.1 200 /);
     // Node adds 1 s to the configured time; Fastify's default kept it 72 s.
     expect(closed.ms).toBeLessThan(3000);

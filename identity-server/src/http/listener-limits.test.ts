@@ -1,6 +1,6 @@
-import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../config/config.ts";
+import { slowClient } from "../test-support/slow-client.ts";
 import { startTestServer, type TestServer } from "../test-support/test-server.ts";
 
 // Every listener of the embedded server (identity public and admin, OAuth2 public and admin,
@@ -11,45 +11,6 @@ import { startTestServer, type TestServer } from "../test-support/test-server.ts
 const headersTimeoutMs = 1000;
 const requestTimeoutMs = 2000;
 const keepAliveTimeoutMs = 500;
-
-interface Closed {
-  /** Everything the server sent before closing. */
-  received: string;
-  /** From the first byte written until the server closed the connection. */
-  ms: number;
-}
-
-/**
- * Opens a connection, writes `first`, then writes `drip` every 200 ms (the slowloris: always a
- * little activity, never a whole request) until the server closes the connection.
- */
-function slowClient(url: string, first: string, drip: string | undefined): Promise<Closed> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname);
-    let received = "";
-    let started = 0;
-    let timer: NodeJS.Timeout | undefined;
-    socket.setEncoding("utf8");
-    socket.on("data", (chunk: string) => (received += chunk));
-    socket.on("error", (error: Error & { code?: string }) => {
-      if (error.code !== "ECONNRESET" && error.code !== "EPIPE") reject(error);
-    });
-    socket.on("close", () => {
-      clearInterval(timer);
-      resolve({ received, ms: performance.now() - started });
-    });
-    socket.on("connect", () => {
-      started = performance.now();
-      socket.write(first);
-      if (drip !== undefined) {
-        timer = setInterval(() => {
-          if (!socket.destroyed) socket.write(drip);
-        }, 200);
-      }
-    });
-  });
-}
 
 describe("listener timeouts", () => {
   let server: TestServer;

@@ -1,5 +1,5 @@
 // @vitest-environment node
-import { connect } from "node:net";
+import { slowClient } from "../../../identity-server/src/test-support/slow-client.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPortalProcess, type PortalProcess } from "../../test/portal-process.ts";
 
@@ -10,45 +10,6 @@ import { startPortalProcess, type PortalProcess } from "../../test/portal-proces
 const headersTimeoutMs = 1000;
 const requestTimeoutMs = 2000;
 const keepAliveTimeoutMs = 500;
-
-interface Closed {
-  /** Everything the server sent before closing. */
-  received: string;
-  /** From the first byte written until the server closed the connection. */
-  ms: number;
-}
-
-/**
- * Opens a connection, writes `first`, then writes `drip` every 200 ms (the slowloris: always a
- * little activity, never a whole request) until the server closes the connection.
- */
-function slowClient(port: number, first: string, drip: string | undefined): Promise<Closed> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, "127.0.0.1");
-    let received = "";
-    let started = 0;
-    let timer: NodeJS.Timeout | undefined;
-    socket.setEncoding("utf8");
-    socket.on("data", (chunk: string) => (received += chunk));
-    socket.on("error", (error: Error & { code?: string }) => {
-      // A reset is one way of being cut off.
-      if (error.code !== "ECONNRESET" && error.code !== "EPIPE") reject(error);
-    });
-    socket.on("close", () => {
-      clearInterval(timer);
-      resolve({ received, ms: performance.now() - started });
-    });
-    socket.on("connect", () => {
-      started = performance.now();
-      socket.write(first);
-      if (drip !== undefined) {
-        timer = setInterval(() => {
-          if (!socket.destroyed) socket.write(drip);
-        }, 200);
-      }
-    });
-  });
-}
 
 describe("the portal's listener", () => {
   let portal: PortalProcess;
@@ -63,7 +24,7 @@ describe("the portal's listener", () => {
 
   it("cuts off a client that trickles its headers (slowloris)", async () => {
     const closed = await slowClient(
-      portal.port,
+      `http://127.0.0.1:${portal.port}`,
       "GET /en/login HTTP/1.1\r\nHost: localhost\r\n",
       "X-Slow: 1\r\n",
     );
@@ -75,7 +36,7 @@ describe("the portal's listener", () => {
 
   it("cuts off a client that trickles its body", async () => {
     const closed = await slowClient(
-      portal.port,
+      `http://127.0.0.1:${portal.port}`,
       "POST /theme HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\n" +
         "Content-Length: 1000\r\n\r\ntheme=dark",
       "&",
@@ -87,7 +48,7 @@ describe("the portal's listener", () => {
 
   it("closes an idle keep-alive connection", async () => {
     const closed = await slowClient(
-      portal.port,
+      `http://127.0.0.1:${portal.port}`,
       "GET /favicon.svg HTTP/1.1\r\nHost: localhost\r\n\r\n",
       undefined,
     );
@@ -98,7 +59,7 @@ describe("the portal's listener", () => {
 
   it("refuses headers over 16 KiB with 431", async () => {
     const closed = await slowClient(
-      portal.port,
+      `http://127.0.0.1:${portal.port}`,
       `GET /en/login HTTP/1.1\r\nHost: localhost\r\nX-Big: ${"a".repeat(17 * 1024)}\r\n\r\n`,
       undefined,
     );
