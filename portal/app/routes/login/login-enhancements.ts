@@ -1,4 +1,4 @@
-import { watchMarker } from "./oauth2-marker.ts";
+import { signInStarted, watchMarker } from "./oauth2-marker.ts";
 import type { MarkerPage } from "./oauth2-marker.ts";
 import { browserStorage, readRemembered, writeRemembered } from "./remember-me.ts";
 
@@ -35,6 +35,7 @@ export function enhanceLogin(page: LoginPage): void {
   watchedForms.add(form);
   form.addEventListener("submit", () => {
     if (form !== plainForm) return;
+    signInStarted();
     const box = form.elements.namedItem(rememberMeName);
     const field = form.elements.namedItem("identifier");
     if (!(box instanceof HTMLInputElement) || !(field instanceof HTMLInputElement)) return;

@@ -1,5 +1,11 @@
 import { describe, expect, it, vi } from "vitest";
-import { markerKey, markerOnDifferentLogin, markerOnShow, reloadDelayMs } from "./oauth2-marker.ts";
+import {
+  markerKey,
+  markerOnDifferentLogin,
+  markerOnShow,
+  markerOnSignIn,
+  reloadDelayMs,
+} from "./oauth2-marker.ts";
 import type { MarkerEnvironment } from "./oauth2-marker.ts";
 
 function memoryStorage(initial?: string) {
@@ -43,12 +49,31 @@ describe("the OAuth challenge marker", () => {
     expect(shown.interrupted).toHaveBeenCalledWith(false);
   });
 
-  it("when invalid, makes the next login page show the message once and clears it", () => {
+  it("while invalid, makes every login page show the message (reloads too) and stays invalid", () => {
+    const { env, storage } = environment("invalid");
+    for (let reload = 0; reload < 3; reload += 1) {
+      const shown = page(false);
+      markerOnShow(shown, env);
+      expect(shown.interrupted).toHaveBeenCalledWith(true);
+      expect(storage.values.get(markerKey)).toBe("invalid");
+    }
+  });
+
+  it("is cleared, and the message hidden, when the user submits the sign-in form", () => {
     const { env, storage } = environment("invalid");
     const shown = page(false);
     markerOnShow(shown, env);
-    expect(shown.interrupted).toHaveBeenCalledWith(true);
+    markerOnSignIn(shown, env);
+    expect(shown.interrupted).toHaveBeenLastCalledWith(false);
     expect(storage.values.has(markerKey)).toBe(false);
+  });
+
+  it("leaves an init marker alone when the user signs in", () => {
+    const { env, storage } = environment("init");
+    const shown = page(true);
+    markerOnSignIn(shown, env);
+    expect(storage.values.get(markerKey)).toBe("init");
+    expect(shown.interrupted).not.toHaveBeenCalled();
   });
 
   it("drops a stale init on a login page without a challenge", () => {

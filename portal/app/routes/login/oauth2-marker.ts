@@ -6,8 +6,10 @@
  * - Choosing a different login there ("use a different account", "cancel" on refresh and
  *   second-factor flows) while "init" sets it to "invalid", tries to close the window (a popup
  *   the application opened), signs out and 500 ms later loads /login again.
- * - The next login page shows 'login.oauth_interrupted' while it is "invalid", and clears it:
- *   the message is shown once. A login page without a challenge also drops a stale "init".
+ * - Every login page shows 'login.oauth_interrupted' while it is "invalid" (reloads included):
+ *   it stays "invalid" until a flow with a challenge sets "init" again, or the user submits the
+ *   sign-in form (a new sign-in, whose own outcome replaces the message). A login page without
+ *   a challenge drops a stale "init".
  * Without JavaScript the links simply work (sign out → /login).
  */
 export const markerKey = "oauth2_login_challenge_marker";
@@ -56,11 +58,17 @@ export function markerOnShow(page: MarkerPage, env: MarkerEnvironment): void {
     write(env.storage, "init");
     page.interrupted(false);
   } else if (marker === "invalid") {
-    write(env.storage, undefined);
     page.interrupted(true);
   } else if (marker === "init") {
     write(env.storage, undefined);
   }
+}
+
+/** The user submits the sign-in form: the interrupted sign-in is behind them. */
+export function markerOnSignIn(page: MarkerPage, env: MarkerEnvironment): void {
+  if (read(env.storage) !== "invalid") return;
+  write(env.storage, undefined);
+  page.interrupted(false);
 }
 
 /**
@@ -102,6 +110,11 @@ function browserEnvironment(): MarkerEnvironment {
 
 let current: MarkerPage | undefined;
 let listening = false;
+
+/** For the login page's submit listener: the marker's answer to a sign-in attempt. */
+export function signInStarted(): void {
+  if (current) markerOnSignIn(current, browserEnvironment());
+}
 
 /** The login page's links that lead to a different login carry this attribute. */
 export const differentLoginAttribute = "data-exit";

@@ -195,14 +195,35 @@ describe("the login page", () => {
     ).toBeInTheDocument();
   });
 
-  it("shows 'login.oauth_interrupted' once after a challenge sign-in was abandoned", async () => {
+  it("shows 'login.oauth_interrupted' while the marker is invalid, after a reload too", async () => {
     window.sessionStorage.setItem("oauth2_login_challenge_marker", "invalid");
-    renderLogin();
-
+    const first = renderLogin();
     const alert = await screen.findByRole("alert");
     expect(
       within(alert).getByText(/was interrupted because you chose a different account/),
     ).toBeInTheDocument();
+    expect(window.sessionStorage.getItem("oauth2_login_challenge_marker")).toBe("invalid");
+
+    first.unmount();
+    renderLogin();
+    expect(
+      await screen.findByText(/was interrupted because you chose a different account/),
+    ).toBeInTheDocument();
+  });
+
+  it("drops 'login.oauth_interrupted' once the user submits the sign-in form", async () => {
+    window.sessionStorage.setItem("oauth2_login_challenge_marker", "invalid");
+    renderLogin();
+    await screen.findByText(/was interrupted because you chose a different account/);
+
+    await userEvent.type(screen.getByLabelText("E-Mail"), "someone@example.org");
+    await userEvent.click(screen.getByRole("button", { name: "Sign in with password" }));
+
+    await waitFor(() =>
+      expect(
+        screen.queryByText(/was interrupted because you chose a different account/),
+      ).toBeNull(),
+    );
     expect(window.sessionStorage.getItem("oauth2_login_challenge_marker")).toBeNull();
   });
 
