@@ -2,6 +2,7 @@ import { useRef } from "react";
 import { Link, useLocation, useNavigate } from "react-router";
 import { useTranslator } from "../../i18n/translator-context.tsx";
 import { Dialog, supportsModal } from "../../ui/dialog.tsx";
+import { nodnaHref } from "../registration/nodna.ts";
 
 export const confirmParam = "confirm";
 export const confirmValue = "create-account";
@@ -67,9 +68,9 @@ export function CreateAccount(props: { openOnLoad: boolean; query: string }) {
             {t("login.confirmDialog.yes")}
           </Link>
           {/* A document navigation: the browser keeps #nodna across the flow-creating redirect,
-              which a client-side navigation would drop. */}
+              which a client-side navigation would drop; ?nodna=1 tells the server as well. */}
           <Link
-            to={`${registration}#nodna`}
+            to={nodnaHref(`/${locale}/registration`, props.query)}
             reloadDocument
             className="rounded-md border border-slate-400 px-4 py-2.5 text-center font-semibold hover:bg-slate-100 dark:border-slate-500 dark:hover:bg-slate-800"
           >

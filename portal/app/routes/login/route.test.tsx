@@ -100,7 +100,7 @@ describe("the login page", () => {
     );
     expect(within(dialog).getByRole("link", { name: "No, I may have one" })).toHaveAttribute(
       "href",
-      "/en/registration#nodna",
+      "/en/registration?nodna=1#nodna",
     );
   });
 

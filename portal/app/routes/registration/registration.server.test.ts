@@ -261,4 +261,31 @@ describe("the registration loader", () => {
       "/en/registration?login_challenge=ch-1&flow=r2",
     );
   });
+
+  it("keeps ?nodna= across the flow-creating redirect and tells the page (works without JavaScript)", async () => {
+    const initial = vendorJson("elements.registration.password.initial.json") as object;
+    stubIdentity({
+      "GET /self-service/registration/browser": { status: 200, body: { ...initial, id: "r3" } },
+      "GET /self-service/registration/flows": { status: 200, body: { ...initial, id: "r3" } },
+    });
+    const create = new URL("http://localhost:3000/en/registration?nodna=1");
+    const redirect = await loadRegistration({
+      request: new Request(create),
+      context: new RouterContextProvider(),
+      locale: "en",
+      url: create,
+    });
+    const location = redirect instanceof Response ? redirect.headers.get("location") : null;
+    expect(location).toBe("/en/registration?flow=r3&nodna=1");
+
+    const shown = new URL(location ?? "", "http://localhost:3000");
+    const page = await loadRegistration({
+      request: new Request(shown),
+      context: new RouterContextProvider(),
+      locale: "en",
+      url: shown,
+    });
+    if (page instanceof Response) throw new Error("expected the page's data");
+    expect(page.data.nodna).toBe(true);
+  });
 });

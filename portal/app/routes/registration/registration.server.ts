@@ -14,6 +14,7 @@ import { identityFor } from "../../http/identity.server.ts";
 import { redirectWithCookies } from "../../http/redirects.server.ts";
 import type { Locale } from "../../i18n/locales.ts";
 import { noticeFromQuery } from "../notice-query.ts";
+import { hasNodna, nodnaParam } from "./nodna.ts";
 import { fieldNames, readRegistrationInput, validateRegistration } from "./validation.ts";
 
 interface RegistrationArgs {
@@ -55,11 +56,13 @@ export async function loadRegistration(args: RegistrationArgs) {
         }),
       ),
     get: (id) => readIdentityAnswer(() => frontend.getRegistrationFlowRaw({ id })),
+    carry: (params): Record<string, string> => (hasNodna(params) ? { [nodnaParam]: "1" } : {}),
   });
   if (page instanceof Response) return page;
   return data(
     {
       flow: RegistrationFlowFromJSON(page.flow),
+      nodna: hasNodna(query),
       notice: noticeFromQuery(query.get(noticeParam)),
     },
     { headers: setCookieHeaders(page.setCookies) },

@@ -10,12 +10,16 @@ import { messages } from "./validation.ts";
 
 const flow = RegistrationFlowFromJSON(vendorJson("elements.registration.password.initial.json"));
 
-function renderRegistration(action: ActionFunction = () => null, url = "/en/registration?flow=f1") {
+function renderRegistration(
+  action: ActionFunction = () => null,
+  url = "/en/registration?flow=f1",
+  nodna = false,
+) {
   return renderRoute({
     path: "/:lang/registration",
     url,
     Component: Registration,
-    loader: () => ({ flow: { ...flow, id: "f1" }, notice: undefined }),
+    loader: () => ({ flow: { ...flow, id: "f1" }, notice: undefined, nodna }),
     action,
   });
 }
@@ -153,5 +157,18 @@ describe("the registration page", () => {
     renderRegistration(undefined, "/en/registration?flow=f1#nodna");
 
     expect(await screen.findByRole("status")).toHaveTextContent("You may already have an account.");
+  });
+
+  it("warns in the server's HTML when the loader says ?nodna= (no JavaScript needed)", async () => {
+    renderRegistration(undefined, "/en/registration?flow=f1&nodna=1", true);
+
+    expect(await screen.findByRole("status")).toHaveTextContent("You may already have an account.");
+  });
+
+  it("does not warn without ?nodna= or #nodna", async () => {
+    renderRegistration();
+
+    await screen.findByRole("heading", { level: 1, name: "Create your account" });
+    expect(screen.queryByText(/You may already have an account/)).toBeNull();
   });
 });

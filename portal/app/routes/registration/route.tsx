@@ -15,6 +15,7 @@ import { Card } from "../../ui/card.tsx";
 import { Notice } from "../../ui/notice.tsx";
 import { noticeDuration } from "../notice-query.ts";
 import { loadRegistration, submitRegistration } from "./registration.server.ts";
+import { nodnaHash } from "./nodna.ts";
 import { registrationNodes } from "./registration-nodes.ts";
 import type { RegistrationErrors } from "./validation.ts";
 import {
@@ -116,8 +117,8 @@ export default function Registration({ loaderData, actionData }: Route.Component
       <p className="mt-1 mb-6 text-slate-700 dark:text-slate-300">
         {t("registration.description")}
       </p>
-      {/* The URL hash never reaches the server, so this warning needs JavaScript. */}
-      {hydrated && location.hash === "#nodna" && (
+      {/* ?nodna= tells the server; the hash alone (an old link) needs JavaScript. */}
+      {(loaderData.nodna || (hydrated && location.hash === nodnaHash)) && (
         <Alert status="warning">
           <p>{t("registration.nodnaWarning")}</p>
         </Alert>
