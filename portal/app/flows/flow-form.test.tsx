@@ -33,7 +33,7 @@ describe("the login form from real flow JSON", () => {
     const flow = LoginFlowFromJSON(vendorJson("elements.login.1fa.password.initial.json"));
     renderFlow(flow.ui);
 
-    expect(screen.getByLabelText("E-Mail")).toHaveAttribute("name", "identifier");
+    expect(screen.getByLabelText("Email")).toHaveAttribute("name", "identifier");
     const password = screen.getByLabelText("Password");
     expect(password).toHaveAttribute("type", "password");
     expect(password).toHaveAttribute("autocomplete", "current-password");
@@ -69,7 +69,7 @@ describe("the login form from real flow JSON", () => {
     expect(
       within(alert).getByText(/The provided credentials are invalid, check for spelling mistakes/),
     ).toHaveAttribute("data-message-id", "4000006");
-    expect(screen.getByLabelText("E-Mail")).toHaveValue("wrong-email@example.org");
+    expect(screen.getByLabelText("Email")).toHaveValue("wrong-email@example.org");
   });
 
   it("speaks Spanish from the same nodes", () => {
@@ -115,7 +115,7 @@ describe("a flow rendered again after a failed submission", () => {
       action: () => failed.ui,
     });
 
-    await user.type(await screen.findByLabelText("E-Mail"), "jane@example.gov");
+    await user.type(await screen.findByLabelText("Email"), "jane@example.gov");
     await user.type(screen.getByLabelText("Password"), "wrong-password");
     expect(screen.getByLabelText("Password")).toHaveValue("wrong-password");
     await user.click(screen.getByRole("button", { name: "Sign in with password" }));
@@ -147,8 +147,77 @@ describe("a flow rendered again after a failed submission", () => {
     await user.click(screen.getByRole("link", { name: "Create account" }));
     // The navigation has landed once the loader ran again and the router is idle.
     await waitFor(() => expect(loads).toBe(2));
-    await user.type(screen.getByLabelText("E-Mail"), "jane@example.gov");
+    await user.type(screen.getByLabelText("Email"), "jane@example.gov");
     expect(screen.getByLabelText("Password")).toHaveValue("typed-before");
+  });
+});
+
+describe("a form while its submission is in flight (spec §4)", () => {
+  it("makes its inputs read-only and aria-disabled, posts what was typed, then gives them back", async () => {
+    const user = userEvent.setup();
+    const initial = LoginFlowFromJSON(vendorJson("elements.login.1fa.password.initial.json"));
+    let release: () => void = () => undefined;
+    let posted: FormData | undefined;
+    renderRoute({
+      path: "/:lang/login",
+      url: "/en/login?flow=f1",
+      Component: () => <FlowForm flowId="f1" nodes={useLoaderData<UiContainer>().nodes} />,
+      loader: () => initial.ui,
+      action: async ({ request }) => {
+        posted = await request.formData();
+        await new Promise<void>((resolve) => (release = resolve));
+        return null;
+      },
+    });
+
+    const email = await screen.findByLabelText(/^e-?mail$/i);
+    await user.type(email, "jane@example.gov");
+    await user.type(screen.getByLabelText("Password"), "typed-secret");
+    await user.click(screen.getByRole("button", { name: "Sign in with password" }));
+
+    await waitFor(() => expect(email).toHaveAttribute("readonly"));
+    expect(email).toHaveAttribute("aria-disabled", "true");
+    expect(email).toBeEnabled();
+    expect(screen.getByLabelText("Password")).toHaveAttribute("readonly");
+    await user.type(email, "-more");
+    expect(email).toHaveValue("jane@example.gov");
+    await waitFor(() => expect(posted).toBeDefined());
+    expect(posted?.get("identifier")).toBe("jane@example.gov");
+    expect(posted?.get("password")).toBe("typed-secret");
+    expect(posted?.get("method")).toBe("password");
+
+    release();
+    await waitFor(() => expect(email).not.toHaveAttribute("readonly"));
+    expect(email).not.toHaveAttribute("aria-disabled");
+  });
+
+  it("refuses to tick a checkbox while busy", async () => {
+    const user = userEvent.setup();
+    const initial = LoginFlowFromJSON(vendorJson("elements.login.1fa.password.initial.json"));
+    let release: () => void = () => undefined;
+    renderRoute({
+      path: "/:lang/login",
+      url: "/en/login?flow=f1",
+      Component: () => (
+        <FlowForm
+          flowId="f1"
+          nodes={useLoaderData<UiContainer>().nodes}
+          beforeSubmit={<input type="checkbox" name="remember_me" aria-label="Remember me" />}
+        />
+      ),
+      loader: () => initial.ui,
+      action: () => new Promise((resolve) => (release = () => resolve(null))),
+    });
+
+    await user.click(await screen.findByRole("button", { name: "Sign in with password" }));
+    const box = screen.getByRole("checkbox", { name: "Remember me" });
+    await waitFor(() => expect(box).toHaveAttribute("aria-disabled", "true"));
+    await user.click(box);
+    expect(box).not.toBeChecked();
+    release();
+    await waitFor(() => expect(box).not.toHaveAttribute("aria-disabled"));
+    await user.click(box);
+    expect(box).toBeChecked();
   });
 });
 
@@ -159,7 +228,7 @@ describe("the registration form from real flow JSON", () => {
     );
     renderFlow(flow.ui);
 
-    expect(screen.getByLabelText("E-Mail")).toHaveAttribute("type", "email");
+    expect(screen.getByLabelText("Email")).toHaveAttribute("type", "email");
     expect(screen.getByLabelText("Password")).toHaveAttribute("autocomplete", "new-password");
     expect(screen.getByRole("checkbox", { name: "Accept the terms of service" })).not.toBeChecked();
     expect(screen.getByLabelText("Name")).toHaveAttribute("name", "traits.nested.name");
@@ -172,7 +241,7 @@ describe("the registration form from real flow JSON", () => {
     );
     renderFlow(flow.ui);
 
-    for (const label of ["E-Mail", "Password"]) {
+    for (const label of ["Email", "Password"]) {
       const field = screen.getByLabelText(label);
       expect(field).toHaveAttribute("aria-invalid", "true");
       expect(field).toHaveAccessibleDescription("This field is required.");

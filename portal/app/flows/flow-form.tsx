@@ -1,4 +1,5 @@
 import type { UiNode } from "@portal/client";
+import { useRef } from "react";
 import type { FormEvent, ReactNode, Ref } from "react";
 import { Form, useNavigation } from "react-router";
 import { ErrorSummary } from "./error-summary.tsx";
@@ -6,6 +7,7 @@ import { FlowNode, nodeKey } from "./flow-node.tsx";
 import { isSubmitNode } from "./node-guards.ts";
 import type { NodeRenderOptions } from "./node-render-options.ts";
 import { useAnswerKey } from "./use-answer-key.ts";
+import { useBusyForm } from "./use-busy-form.ts";
 
 /**
  * A flow's nodes as a real form that posts to the route's own action (the URL keeps ?flow=).
@@ -35,6 +37,8 @@ export function FlowForm({
   // Changes when a submission's answer arrives, not on every location change.
   const renderKey = useAnswerKey();
   const submitting = navigation.state === "submitting";
+  const ownRef = useRef<HTMLFormElement | null>(null);
+  const busyHandlers = useBusyForm(ownRef, submitting);
   const nodeOptions = { ...options, submitting, renderKey };
   const firstSubmit = nodes.findIndex(isSubmitNode);
   return (
@@ -45,8 +49,13 @@ export function FlowForm({
         key={flowId}
         method="post"
         noValidate
-        ref={formRef}
+        ref={(element) => {
+          ownRef.current = element;
+          setRef(formRef, element);
+        }}
         onSubmit={onSubmit}
+        aria-busy={submitting || undefined}
+        {...busyHandlers}
       >
         {nodes.map((node, index) => (
           <FlowSlot key={nodeKey(node, index)} before={index === firstSubmit ? beforeSubmit : null}>
@@ -66,4 +75,9 @@ function FlowSlot(props: { before: ReactNode; children: ReactNode }) {
       {props.children}
     </>
   );
+}
+
+function setRef<T>(ref: Ref<T> | undefined, value: T | null): void {
+  if (typeof ref === "function") ref(value);
+  else if (ref) ref.current = value;
 }
