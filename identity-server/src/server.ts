@@ -110,7 +110,8 @@ export async function startIdentityServer(
   registerCors(publicApp, config.cors, publicApp.log);
   registerCsrfCookieHook(publicApp, ctx.cookies);
   registerHealthRoutes(publicApp, ctx);
-  registerVersionRoutes(publicApp, ["/version"]);
+  // Kratos serves /version on the admin router only; the public one is ours.
+  if (config.oryExtensions) registerVersionRoutes(publicApp, ["/version"]);
   registerSchemaRoutes(publicApp, ctx);
   registerLoginRoutes(publicApp, ctx);
   registerRegistrationRoutes(publicApp, ctx);

@@ -68,6 +68,12 @@ export interface IdentityServerConfig {
   listener: ListenerLimits;
   /** Kratos' `serve.public.cors` on the public listener (IDENTITY_CORS_*). */
   cors: CorsConfig;
+  /**
+   * Our additions to Kratos and Hydra (trusted devices, codes as a second factor per address,
+   * messages 901xxxx, …; README "Our additions and strict mode"). False answers as Kratos and
+   * Hydra would; protections without an API of their own (rate limits, body caps) stay on.
+   */
+  oryExtensions: boolean;
 }
 
 /** Kratos' `required_aal` settings: `aal1`, or the highest level the identity can reach. */
@@ -215,12 +221,31 @@ const envSchema = z.object({
   IDENTITY_WHOAMI_REQUIRED_AAL: requiredAal.default("highest_available"),
   IDENTITY_SETTINGS_REQUIRED_AAL: requiredAal.default("highest_available"),
   IDENTITY_SESSION_EARLIEST_POSSIBLE_EXTEND: duration.optional(),
+  IDENTITY_ORY_EXTENSIONS: flag.default(true),
   ...oauth2EnvShape,
   ...tokenizerEnvShape,
   ...rateLimitEnvShape,
   ...listenerEnvShape,
   ...corsEnvShape,
 });
+
+/**
+ * Kratos and Hydra have no admin token. Strict mode cannot honour one, and dropping it silently
+ * would open the admin APIs, so the two together stop the start.
+ */
+function checkStrictModeEnv(
+  env: { IDENTITY_ORY_EXTENSIONS: boolean; IDENTITY_ADMIN_TOKEN?: string | undefined },
+  ctx: z.RefinementCtx,
+): void {
+  if (!env.IDENTITY_ORY_EXTENSIONS && env.IDENTITY_ADMIN_TOKEN !== undefined) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["IDENTITY_ADMIN_TOKEN"],
+      message:
+        "is one of our additions to Kratos and Hydra; unset it, or set IDENTITY_ORY_EXTENSIONS=true",
+    });
+  }
+}
 
 function withoutTrailingSlash(url: string): string {
   return url.replace(/\/+$/, "");
@@ -240,6 +265,7 @@ export function loadConfig(env: Record<string, string | undefined>): IdentitySer
   const parsed = envSchema
     .superRefine(checkListenerEnv)
     .superRefine(checkCorsEnv)
+    .superRefine(checkStrictModeEnv)
     .safeParse(present);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => {
@@ -290,7 +316,8 @@ export function loadConfig(env: Record<string, string | undefined>): IdentitySer
     },
     secondFactor: {
       totpIssuer: e.IDENTITY_TOTP_ISSUER ?? new URL(e.IDENTITY_PUBLIC_BASE_URL).hostname,
-      codeMfaEnabled: e.IDENTITY_CODE_MFA_ENABLED,
+      // Codes as a second factor chosen per address are ours (Kratos' code.mfa_enabled differs).
+      codeMfaEnabled: e.IDENTITY_CODE_MFA_ENABLED && e.IDENTITY_ORY_EXTENSIONS,
       trustedDeviceLifespanMs: e.IDENTITY_TRUSTED_DEVICE_LIFESPAN,
       whoamiRequiredAal: e.IDENTITY_WHOAMI_REQUIRED_AAL,
       settingsRequiredAal: e.IDENTITY_SETTINGS_REQUIRED_AAL,
@@ -298,10 +325,11 @@ export function loadConfig(env: Record<string, string | undefined>): IdentitySer
       earliestPossibleExtendMs:
         e.IDENTITY_SESSION_EARLIEST_POSSIBLE_EXTEND ?? e.IDENTITY_SESSION_LIFESPAN,
     },
-    oauth2: oauth2ConfigFrom(e),
+    oauth2: { ...oauth2ConfigFrom(e), oryExtensions: e.IDENTITY_ORY_EXTENSIONS },
     sessionTokenizer: tokenizerConfigFrom(e),
     rateLimits: rateLimitConfigFrom(e),
     listener: listenerConfigFrom(e),
     cors: identityCorsConfigFrom(e),
+    oryExtensions: e.IDENTITY_ORY_EXTENSIONS,
   };
 }

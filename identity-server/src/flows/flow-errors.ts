@@ -4,6 +4,7 @@ import { isJsonRequest } from "../http/content-negotiation.ts";
 import { gone, HerodotError } from "../http/errors.ts";
 import { updateFlow } from "../store/flows.ts";
 import { RateLimitedError } from "../rate-limit/rate-limited-error.ts";
+import { sendTooManyRequests } from "../rate-limit/too-many-requests.ts";
 import { uiText } from "../text/messages.ts";
 import { addMessage, resetMessages, sortNodes, type SortOptions } from "../ui/nodes.ts";
 import { ValidationError } from "../ui/validation-error.ts";
@@ -75,6 +76,10 @@ export async function writeFlowError(
   error: unknown,
   policy: FlowErrorPolicy,
 ): Promise<FastifyReply> {
+  // Strict mode: a limit answers as Ory Network's edge does (429), never as a message in the flow.
+  if (error instanceof RateLimitedError && !ctx.config.oryExtensions) {
+    return sendTooManyRequests(reply, error);
+  }
   const json = isJsonRequest(request);
   if (!flow) return json ? sendError(reply, error) : forwardError(ctx, request, reply, error);
 

@@ -78,9 +78,10 @@ export async function completeLogin(
   const { session, token } = reused ? existing : newSession(identity.id, now);
   activateSession(ctx, request, session, factor);
 
-  const browser = flow.type === "browser";
+  // Trusted devices are ours: in strict mode no cookie skips the second factor and none is set.
+  const trustable = flow.type === "browser" && ctx.config.oryExtensions;
   if (
-    browser &&
+    trustable &&
     factor.aal === "aal1" &&
     session.aal !== "aal2" &&
     hasSecondFactor(identity, ctx.config.secondFactor) &&
@@ -89,7 +90,7 @@ export async function completeLogin(
     // Only the second factor is skipped: the password was just checked.
     addAuthenticationMethod(session, trustedDeviceFactor, now);
   }
-  const wantsTrust = browser && factor.aal === "aal2" && (await trustRequested(request));
+  const wantsTrust = trustable && factor.aal === "aal2" && (await trustRequested(request));
 
   const returnTo = secureRedirectTo(ctx.returnToPolicy, {
     returnTo: flow.returnTo,

@@ -23,8 +23,12 @@ export function populateSecondFactorLogin(
   addTrustDeviceOption(ctx, flow, identity);
 }
 
-/** Browsers of an identity with a second factor may ask to be trusted (not native apps). */
+/**
+ * Browsers of an identity with a second factor may ask to be trusted (not native apps). Trusted
+ * devices are ours: strict mode (IDENTITY_ORY_EXTENSIONS=false) offers no checkbox.
+ */
 export function addTrustDeviceOption(ctx: ServerContext, flow: Flow, identity: Identity): void {
+  if (!ctx.config.oryExtensions) return;
   if (flow.type === "browser" && hasSecondFactor(identity, ctx.config.secondFactor)) {
     upsertNode(flow.ui, trustDeviceNode(ctx));
   }

@@ -72,6 +72,8 @@ export async function runSettingsStrategy(
     case "code":
       return codeMfaSettingsUpdate(ctx, request, reply, flow, session, identity);
     case "trusted_device":
+      // Ours: in strict mode no strategy knows the field, as in Kratos.
+      if (!ctx.config.oryExtensions) throw ValidationError.of("", uiText(4010004));
       return untrustDeviceUpdate(ctx, request, reply, flow, identity);
     case undefined:
       throw ValidationError.of("", uiText(4010004));

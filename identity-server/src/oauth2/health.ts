@@ -31,18 +31,22 @@ export function registerAdminHealthRoutes(app: FastifyInstance, db: OAuth2Db): v
   }
 }
 
-/** Answers the health and version paths on the public listener; false for every other path. */
+/**
+ * Answers the health and version paths on the public listener; false for every other path. The
+ * public `/version` is ours: without `publicVersion` (strict mode) it is left to the 404.
+ */
 export async function answerPublicHealth(
   db: OAuth2Db,
   method: string | undefined,
   path: string,
   res: ServerResponse,
+  publicVersion = true,
 ): Promise<boolean> {
   if (method !== "GET") return false;
   let answer: { status: number; body: unknown };
   if (path === "/health/alive") answer = { status: 200, body: { status: "ok" } };
   else if (path === "/health/ready") answer = await readiness(db);
-  else if (path === "/version") answer = { status: 200, body: versionBody() };
+  else if (path === "/version" && publicVersion) answer = { status: 200, body: versionBody() };
   else return false;
   const { status, body } = answer;
   res.writeHead(status, { "content-type": "application/json; charset=utf-8" });

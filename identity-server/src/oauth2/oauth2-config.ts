@@ -24,6 +24,11 @@ export interface OAuth2Config {
   adminToken: string | undefined;
   /** Hydra's `oauth2.pkce.enforced`: PKCE for every client, not only public ones. */
   pkceEnforced: boolean;
+  /**
+   * IDENTITY_ORY_EXTENSIONS (set by the identity server's config): false drops our additions to
+   * Hydra's surface (the public `/version`). Absent counts as true.
+   */
+  oryExtensions?: boolean;
   lifespans: OAuth2Lifespans;
   /** Budgets of hashed client secret checks per client id and per client IP. */
   clientAuthLimits: ClientAuthLimitRules;

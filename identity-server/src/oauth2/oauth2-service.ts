@@ -146,14 +146,16 @@ export async function startOAuth2Service(
     // Hydra's serve.public.cors: a preflight is answered here, before health, flows or cookies.
     if (cors(req, res)) return;
     const path = (req.url ?? "/").split("?")[0] ?? "/";
-    void answerPublicHealth(db, req.method, path, res).then((answered) => {
-      if (answered) return;
-      if (!holder) {
-        res.writeHead(503).end();
-        return;
-      }
-      return holder.handle(req, res);
-    });
+    void answerPublicHealth(db, req.method, path, res, config.oryExtensions !== false).then(
+      (answered) => {
+        if (answered) return;
+        if (!holder) {
+          res.writeHead(503).end();
+          return;
+        }
+        return holder.handle(req, res);
+      },
+    );
   });
   // Requests Node's parser refuses get Hydra's error shape rather than an empty 400.
   publicServer.on("clientError", (error: Error & { code?: string }, socket) =>

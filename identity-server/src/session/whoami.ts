@@ -74,6 +74,8 @@ export function registerWhoamiRoute(app: FastifyInstance, ctx: ServerContext): v
   });
 
   // Ours: the public key the tokenized sessions are signed with, so that services can verify them.
+  // Kratos publishes none (verifiers use the template's jwks_url), so strict mode leaves it out.
+  if (!ctx.config.oryExtensions) return;
   app.get("/.well-known/ory/session-tokenizer/jwks.json", async (_request, reply) =>
     reply.header("cache-control", "max-age=300").send(ctx.sessionTokenizer.publicJwks()),
   );

@@ -61,6 +61,8 @@ export async function populateTrustedDevicesSettings(
   identity: Identity,
   csrfToken: string,
 ): Promise<void> {
+  // Strict mode (IDENTITY_ORY_EXTENSIONS=false): Kratos' totp group has no such nodes.
+  if (!ctx.config.oryExtensions) return;
   if (!hasSecondFactor(identity, ctx.config.secondFactor)) return;
   const devices = await listTrustedDevices(db, identity.id, ctx.now());
   const data = trustedDevicesJson(devices);
