@@ -22,7 +22,7 @@ for (const locale of ["en", "es"]) {
 
 test("axe finds no violation when a sign-in fails (error messages shown)", async ({ page }) => {
   await page.goto("/en/login");
-  await page.getByLabel("E-Mail").fill("nobody@example.org");
+  await page.getByLabel("Email").fill("nobody@example.org");
   await page.getByLabel("Password").fill("Wrong-password-1");
   await page.getByRole("button", { name: "Sign in with password" }).click();
   await expect(page.getByRole("alert")).toBeVisible();

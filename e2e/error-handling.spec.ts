@@ -8,7 +8,7 @@ const texts = {
   csrf: "For your security the form was reset. Please try again.",
   returnToForbidden:
     "The return address is not allowed. You will return to the start page instead.",
-  loginExpired: "The login flow expired, please try again.",
+  loginExpired: "The sign-in form expired, please try again.",
 };
 
 /** The toast region the app shell shows notices in (sonner's "Notifications" landmark). */
@@ -21,7 +21,7 @@ function flowIdOf(page: Page): string | null {
 }
 
 async function submitPassword(page: Page, email: string): Promise<void> {
-  await page.getByLabel("E-Mail").fill(email);
+  await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password", { exact: true }).fill(strongPassword);
   await page.getByRole("button", { name: "Sign in with password" }).click();
 }
@@ -37,7 +37,7 @@ test("an expired sign-in form is replaced, with a notice, by one that works", as
   await page.goto(`${timedStack.portalUrl}/en/login`);
   await expect(page).toHaveURL(/\/en\/login\?flow=/);
   const expiredFlow = flowIdOf(page);
-  await page.getByLabel("E-Mail").fill(email);
+  await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password", { exact: true }).fill(strongPassword);
 
   // The behaviour under test is the flow running out of time: the test waits until the identity

@@ -26,7 +26,7 @@ for (const javaScriptEnabled of [true, false]) {
     await signInWithPassword(owner, email);
     await expect(owner).toHaveURL(`${demoUrl}/agency-selection`);
     await owner.goto(`${portalUrl}/en/logout`);
-    await expect(owner.getByLabel("E-Mail")).toBeVisible();
+    await expect(owner.getByLabel("Email")).toBeVisible();
 
     // A stranger elsewhere uses up the account's budget for unknown browsers.
     const stranger = await freshPage(browser, javaScriptEnabled);

@@ -13,7 +13,7 @@ const agencySelection = `${demoUrl}/agency-selection`;
 
 async function enterPassword(page: Page, email: string): Promise<void> {
   await expect(page).toHaveURL(/\/en\/login\?/);
-  await page.getByLabel("E-Mail").fill(email);
+  await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password", { exact: true }).fill(strongPassword);
   await page.getByRole("button", { name: "Sign in with password" }).click();
 }

@@ -35,7 +35,7 @@ for (const javaScriptEnabled of [true, false]) {
 
       // The new password works and the old one no longer does.
       await page.goto(`${portalUrl}/en/logout`);
-      await page.getByLabel("E-Mail").fill(email);
+      await page.getByLabel("Email").fill(email);
       await page.getByLabel("Password", { exact: true }).fill(strongPassword);
       await page.getByRole("button", { name: "Sign in with password" }).click();
       await expect(page.getByRole("alert").first()).toContainText(

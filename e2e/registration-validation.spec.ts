@@ -14,8 +14,8 @@ const messages = {
 type Fields = { email: string; confirmEmail: string; password: string; confirmPassword: string };
 
 async function fill(page: Page, fields: Fields): Promise<void> {
-  await page.getByLabel("E-Mail", { exact: true }).fill(fields.email);
-  await page.getByLabel("Confirm E-Mail").fill(fields.confirmEmail);
+  await page.getByLabel("Email", { exact: true }).fill(fields.email);
+  await page.getByLabel("Confirm email").fill(fields.confirmEmail);
   await page.getByLabel("Password", { exact: true }).fill(fields.password);
   await page.getByLabel("Confirm password").fill(fields.confirmPassword);
 }
@@ -39,7 +39,7 @@ for (const javaScriptEnabled of [true, false]) {
 
     test("empty fields are required", async ({ page }) => {
       await page.getByRole("button", { name: "Sign up" }).click();
-      for (const label of ["E-Mail", "Confirm E-Mail", "Password", "Confirm password"]) {
+      for (const label of ["Email", "Confirm email", "Password", "Confirm password"]) {
         await expectFieldError(page, label, messages.required);
       }
     });
@@ -54,8 +54,8 @@ for (const javaScriptEnabled of [true, false]) {
         confirmPassword: "different",
       });
       await page.getByRole("button", { name: "Sign up" }).click();
-      await expectFieldError(page, "E-Mail", messages.invalidEmail);
-      await expectFieldError(page, "Confirm E-Mail", messages.emailsMustMatch);
+      await expectFieldError(page, "Email", messages.invalidEmail);
+      await expectFieldError(page, "Confirm email", messages.emailsMustMatch);
       await expectFieldError(page, "Password", messages.strength);
       await expectFieldError(page, "Confirm password", messages.passwordsMustMatch);
     });
@@ -85,7 +85,7 @@ for (const javaScriptEnabled of [true, false]) {
       });
       await page.getByRole("button", { name: "Sign up" }).click();
       await expectFieldError(page, "Confirm password", messages.passwordsMustMatch);
-      await expect(page.getByLabel("Confirm E-Mail")).not.toHaveAttribute("aria-invalid", "true");
+      await expect(page.getByLabel("Confirm email")).not.toHaveAttribute("aria-invalid", "true");
     });
 
     test("an address that already has an account is refused by the identity service", async ({
@@ -116,11 +116,11 @@ for (const javaScriptEnabled of [true, false]) {
 
 test("messages appear live as the person types, and e-mails are lowercased", async ({ page }) => {
   await page.goto("/en/registration");
-  const email = page.getByLabel("E-Mail", { exact: true });
+  const email = page.getByLabel("Email", { exact: true });
   await email.pressSequentially("Someone@Example");
   await expect(email).toHaveValue("someone@example");
   await email.blur();
-  await expectFieldError(page, "E-Mail", messages.invalidEmail);
+  await expectFieldError(page, "Email", messages.invalidEmail);
   await email.pressSequentially(".org");
   await expect(email).not.toHaveAttribute("aria-invalid", "true");
 

@@ -77,7 +77,7 @@ async function shoot(page: Page, name: string, fullPage = false): Promise<void> 
 }
 
 async function fillPassword(page: Page, email: string, secret = password): Promise<void> {
-  await page.getByLabel("E-Mail").fill(email);
+  await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password", { exact: true }).fill(secret);
   await page.getByRole("button", { name: "Sign in with password" }).click();
 }

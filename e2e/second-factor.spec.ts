@@ -45,7 +45,7 @@ test("authenticator app: required at sign-in, skipped on a trusted device until 
     await expectSecondFactorStep(page);
     await page.getByLabel("Trust this device for 30 days").check();
     await page.getByLabel("Authentication code").fill(await nextCode());
-    await page.getByRole("button", { name: "Use Authenticator" }).click();
+    await page.getByRole("button", { name: "Use your authenticator app" }).click();
     await expect(page).toHaveURL(agencySelection);
   });
 
@@ -106,7 +106,7 @@ test("a code by e-mail works as the fallback second factor", async ({ page }) =>
   await expect(page).toHaveURL(agencySelection);
 
   await page.goto("/en/settings");
-  const card = page.getByRole("region", { name: "Codes by e-mail or text message" });
+  const card = page.getByRole("region", { name: "Codes by email or text message" });
   await card.getByRole("button", { name: `Use codes sent to ${email} as a second factor` }).click();
 
   // The new factor is asked for at once, then at every sign-in.
@@ -120,7 +120,7 @@ test("a code by e-mail works as the fallback second factor", async ({ page }) =>
       await expectSecondFactorStep(page);
       await page.getByRole("button", { name: `Send code to ${email}` }).click();
       previous = await latestCode(email, "login_code_valid", mainStack, previous);
-      await page.getByLabel("Login code").fill(previous);
+      await page.getByLabel("Sign-in code").fill(previous);
       await page.getByRole("button", { name: "Continue" }).click();
       await expect(
         page.getByRole("heading", { level: 1, name: "Two-factor authentication" }),

@@ -84,10 +84,10 @@ test.describe("idle timeout", () => {
     await expect(page).toHaveURL(/\/en\/login(\?|$)/);
   });
 
-  test("Log out in the prompt signs out through the logout route", async ({ page }) => {
+  test("Sign out in the prompt signs out through the logout route", async ({ page }) => {
     await signedInOnSettings(page, "idle-logout");
     await expect(promptOf(page)).toBeVisible(untilPrompt);
-    await promptOf(page).getByRole("button", { name: "Log out" }).click();
+    await promptOf(page).getByRole("button", { name: "Sign out" }).click();
     await expect(page.getByRole("heading", { level: 1, name: "Sign in" })).toBeVisible();
     expect(await sessionStatus(page)).toBe(401);
   });
@@ -169,7 +169,7 @@ test("the fingerprint is stable and reaches the identity service: the trusted de
   const nextCode = authenticatorApp((await card.locator("#totp-secret-key").textContent()) ?? "");
   await card.getByLabel("Verify code").fill(await nextCode());
   await card.getByRole("button", { name: "Save" }).click();
-  await expect(card.getByRole("button", { name: "Unlink TOTP Authenticator App" })).toBeVisible();
+  await expect(card.getByRole("button", { name: "Remove authenticator app" })).toBeVisible();
 
   // The second factor, trusting the device: the portal's server passes the fingerprint from the
   // cookie as x-session-entropy, and the identity service records it with the device.
@@ -177,7 +177,7 @@ test("the fingerprint is stable and reaches the identity service: the trusted de
   await signInWithPassword(page, email);
   await page.getByLabel("Trust this device for 30 days").check();
   await page.getByLabel("Authentication code").fill(await nextCode());
-  await page.getByRole("button", { name: "Use Authenticator" }).click();
+  await page.getByRole("button", { name: "Use your authenticator app" }).click();
   await expect(page).toHaveURL(`${mainStack.demoUrl}/agency-selection`);
 
   // Settings marks the device whose recorded fingerprint equals this browser's.

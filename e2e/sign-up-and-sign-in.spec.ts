@@ -10,8 +10,8 @@ import {
 
 async function fillSignUp(page: Page, email: string, password = strongPassword): Promise<void> {
   await expect(page.getByRole("heading", { level: 1, name: "Create your account" })).toBeVisible();
-  await page.getByLabel("E-Mail", { exact: true }).fill(email);
-  await page.getByLabel("Confirm E-Mail").fill(email);
+  await page.getByLabel("Email", { exact: true }).fill(email);
+  await page.getByLabel("Confirm email").fill(email);
   await page.getByLabel("Password", { exact: true }).fill(password);
   await page.getByLabel("Confirm password").fill(password);
   await page.getByRole("button", { name: "Sign up" }).click();
@@ -19,7 +19,7 @@ async function fillSignUp(page: Page, email: string, password = strongPassword):
 
 async function signIn(page: Page, email: string, password: string): Promise<void> {
   await expect(page.getByRole("heading", { level: 1, name: "Sign in" })).toBeVisible();
-  await page.getByLabel("E-Mail").fill(email);
+  await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Sign in with password" }).click();
 }
@@ -73,9 +73,9 @@ for (const javaScriptEnabled of [true, false]) {
       await page.goto("/en/login");
       await signIn(page, email, "Not-The-Password-1");
       await expect(page.getByRole("alert")).toContainText(
-        "The provided credentials are invalid, check for spelling mistakes in your password or username, email address, or phone number.",
+        "The provided credentials are invalid, check for spelling mistakes in your email address or password.",
       );
-      await expect(page.getByLabel("E-Mail")).toHaveValue(email);
+      await expect(page.getByLabel("Email")).toHaveValue(email);
       await expect(page.getByLabel("Password")).toHaveValue("");
     });
   });
@@ -89,7 +89,7 @@ test("remember me pre-fills the e-mail on the next visit", async ({ page }) => {
   await signIn(page, email, strongPassword);
   await expect(page).toHaveURL(`${demoUrl}/agency-selection`);
   await page.goto("/en/logout");
-  await expect(page.getByLabel("E-Mail")).toHaveValue(email);
+  await expect(page.getByLabel("Email")).toHaveValue(email);
   await expect(page.getByLabel("Remember me")).toBeChecked();
 });
 

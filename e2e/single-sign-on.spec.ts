@@ -23,7 +23,7 @@ async function startAtAgencyProduct(page: Page): Promise<void> {
 
 async function enterPassword(page: Page, email: string): Promise<void> {
   await expect(page).toHaveURL(/\/en\/login\?/);
-  await page.getByLabel("E-Mail").fill(email);
+  await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password", { exact: true }).fill(strongPassword);
   await page.getByRole("button", { name: "Sign in with password" }).click();
 }
@@ -85,7 +85,7 @@ test("password and authenticator app at the portal, then back to the agency prod
     page.getByRole("heading", { level: 1, name: "Two-factor authentication" }),
   ).toBeVisible();
   await page.getByLabel("Authentication code").fill(await nextCode());
-  await page.getByRole("button", { name: "Use Authenticator" }).click();
+  await page.getByRole("button", { name: "Use your authenticator app" }).click();
   await expectSignedInAtAgencyProduct(page, email);
 });
 
@@ -166,7 +166,7 @@ test("a third-party client asks for consent; allowing it returns a code", async 
   await expect(page).toHaveURL(/\/en\/consent\?/);
   await expect(page.getByText("Partner reporting tool would like to:")).toBeVisible();
   await expect(
-    page.getByRole("listitem").filter({ hasText: "See your e-mail address" }),
+    page.getByRole("listitem").filter({ hasText: "See your email address" }),
   ).toBeVisible();
   await page.getByRole("button", { name: "Allow" }).click();
 

@@ -78,7 +78,7 @@ export async function signInWithPassword(
   stack: Stack = mainStack,
 ): Promise<void> {
   await page.goto(`${stack.portalUrl}/en/login`);
-  await page.getByLabel("E-Mail").fill(email);
+  await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password", { exact: true }).fill(password);
   await page.getByRole("button", { name: "Sign in with password" }).click();
 }
@@ -92,7 +92,7 @@ export async function linkAuthenticatorApp(page: Page): Promise<() => Promise<st
   await card.getByLabel("Verify code").fill(await nextCode());
   await card.getByRole("button", { name: "Save" }).click();
   await expect(page.getByText("Your changes have been saved!")).toBeVisible();
-  await expect(card.getByRole("button", { name: "Unlink TOTP Authenticator App" })).toBeVisible();
+  await expect(card.getByRole("button", { name: "Remove authenticator app" })).toBeVisible();
   return nextCode;
 }
 

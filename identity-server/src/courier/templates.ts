@@ -98,60 +98,61 @@ const english: Catalogue = {
   },
 };
 
+// Usted throughout, as the portal's Spanish texts (portal/app/i18n/glossary.json).
 const spanish: Catalogue = {
   recovery_code_valid: {
     email: ({ code, expiresInMinutes }) => ({
-      subject: "Tu código para recuperar la cuenta",
+      subject: "Su código para recuperar la cuenta",
       body: [
         "Hola:",
         "",
-        "usa este código para recuperar el acceso a tu cuenta:",
+        "use este código para recuperar el acceso a su cuenta:",
         "",
         code,
         "",
-        `El código caduca en ${expiresInMinutes} minutos. Si no pediste recuperar tu cuenta, ignora este mensaje; no cambia nada.`,
+        `El código caduca en ${expiresInMinutes} minutos. Si no pidió recuperar su cuenta, ignore este mensaje; no cambia nada.`,
       ].join("\n"),
     }),
     sms: ({ code, expiresInMinutes }) => ({
       subject: "",
-      body: `Tu código de recuperación es ${code}. Caduca en ${expiresInMinutes} minutos.`,
+      body: `Su código de recuperación es ${code}. Caduca en ${expiresInMinutes} minutos.`,
     }),
   },
   verification_code_valid: {
     email: ({ code, expiresInMinutes, verificationUrl }) => ({
-      subject: "Confirma tu dirección de correo electrónico",
+      subject: "Confirme su dirección de correo electrónico",
       body: [
         "Hola:",
         "",
-        "introduce este código para confirmar tu dirección de correo electrónico:",
+        "introduzca este código para confirmar su dirección de correo electrónico:",
         "",
         code,
         "",
-        ...(verificationUrl ? ["o abre este enlace:", verificationUrl, ""] : []),
-        `El código caduca en ${expiresInMinutes} minutos. Si no creaste una cuenta, ignora este mensaje.`,
+        ...(verificationUrl ? ["o abra este enlace:", verificationUrl, ""] : []),
+        `El código caduca en ${expiresInMinutes} minutos. Si no creó una cuenta, ignore este mensaje.`,
       ].join("\n"),
     }),
     sms: ({ code, expiresInMinutes }) => ({
       subject: "",
-      body: `Tu código de verificación es ${code}. Caduca en ${expiresInMinutes} minutos.`,
+      body: `Su código de verificación es ${code}. Caduca en ${expiresInMinutes} minutos.`,
     }),
   },
   login_code_valid: {
     email: ({ code, expiresInMinutes }) => ({
-      subject: "Tu código para iniciar sesión",
+      subject: "Su código para iniciar sesión",
       body: [
         "Hola:",
         "",
-        "introduce este código para terminar de iniciar sesión:",
+        "introduzca este código para terminar de iniciar sesión:",
         "",
         code,
         "",
-        `El código caduca en ${expiresInMinutes} minutos. Si no estás iniciando sesión ahora, alguien más conoce tu contraseña: cámbiala.`,
+        `El código caduca en ${expiresInMinutes} minutos. Si no está iniciando sesión ahora, alguien más conoce su contraseña: cámbiela.`,
       ].join("\n"),
     }),
     sms: ({ code, expiresInMinutes }) => ({
       subject: "",
-      body: `Tu código para iniciar sesión es ${code}. Caduca en ${expiresInMinutes} minutos.`,
+      body: `Su código para iniciar sesión es ${code}. Caduca en ${expiresInMinutes} minutos.`,
     }),
   },
   recovery_code_invalid: {
@@ -160,14 +161,14 @@ const spanish: Catalogue = {
       body: [
         "Hola:",
         "",
-        "alguien, quizá tú, pidió recuperar una cuenta con esta dirección de correo electrónico, pero ninguna cuenta la usa, así que no se envió nada y no cambió nada.",
+        "alguien, quizá usted, pidió recuperar una cuenta con esta dirección de correo electrónico, pero ninguna cuenta la usa, así que no se envió nada y no cambió nada.",
         "",
-        "Si fuiste tú, quizá te registraste con otra dirección. Si no, ignora este mensaje.",
+        "Si fue usted, quizá se registró con otra dirección. Si no, ignore este mensaje.",
       ].join("\n"),
     }),
     sms: () => ({
       subject: "",
-      body: "Alguien pidió recuperar una cuenta con este número, pero ninguna cuenta lo usa. Si no fuiste tú, ignora este mensaje.",
+      body: "Alguien pidió recuperar una cuenta con este número, pero ninguna cuenta lo usa. Si no fue usted, ignore este mensaje.",
     }),
   },
 };

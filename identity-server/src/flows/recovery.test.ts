@@ -371,7 +371,7 @@ describe("recovery by code", () => {
       }),
     });
     const [message] = await ts.messagesTo("ana@example.com");
-    expect(message?.subject).toBe("Tu código para recuperar la cuenta");
+    expect(message?.subject).toBe("Su código para recuperar la cuenta");
     expect(message?.body).toContain("El código caduca en 60 minutos");
   });
 });

@@ -228,7 +228,7 @@ describe("the registration form from real flow JSON", () => {
     );
     renderFlow(flow.ui);
 
-    expect(screen.getByLabelText("Email")).toHaveAttribute("type", "email");
+    expect(screen.getByLabelText("Email")).toHaveAttribute("inputmode", "email");
     expect(screen.getByLabelText("Password")).toHaveAttribute("autocomplete", "new-password");
     expect(screen.getByRole("checkbox", { name: "Accept the terms of service" })).not.toBeChecked();
     expect(screen.getByLabelText("Name")).toHaveAttribute("name", "traits.nested.name");

@@ -90,7 +90,7 @@ describe("nodeLabel", () => {
     };
     const node = input("identifier", "text", label);
     const message = nodeLabel(node);
-    expect(message && translateMessage(english, message)).toBe("E-Mail");
+    expect(message && translateMessage(english, message)).toBe("Email");
     expect(message && translateMessage(spanish, message)).toBe("Correo electrónico");
   });
 

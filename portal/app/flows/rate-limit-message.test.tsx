@@ -56,7 +56,7 @@ describe("the rate-limit messages", () => {
   it("tell the user in Spanish how long to wait", () => {
     renderFlow(login.ui, "es");
     expect(
-      screen.getByText("Demasiados intentos. Inténtalo de nuevo en 3 minutos."),
+      screen.getByText("Demasiados intentos. Inténtelo de nuevo en 3 minutos."),
     ).toHaveAttribute("data-message-id", "9010007");
   });
 
@@ -72,7 +72,7 @@ describe("the rate-limit messages", () => {
     renderFlow(recovery.ui, "es");
     expect(
       screen.getByText(
-        "Se han pedido demasiados códigos para esta dirección. Inténtalo de nuevo en 1 segundo.",
+        "Se han pedido demasiados códigos para esta dirección. Inténtelo de nuevo en 1 segundo.",
       ),
     ).toBeInTheDocument();
   });

@@ -326,7 +326,7 @@ describe("two tabs", () => {
   it("signing out in one tells the other that the session has ended", async () => {
     const prompts = renderTwoTabs();
     await wait(6_000);
-    fireEvent.click(within(prompts()[0]!).getByRole("button", { name: "Log out" }));
+    fireEvent.click(within(prompts()[0]!).getByRole("button", { name: "Sign out" }));
     await wait(0);
     expect(leavePage).toHaveBeenCalledExactlyOnceWith("/en/logout");
     expect(

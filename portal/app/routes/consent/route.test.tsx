@@ -50,7 +50,7 @@ describe("the consent page", () => {
         .map((item) => item.textContent),
     ).toEqual([
       "Confirm who you are",
-      "See your e-mail address",
+      "See your email address",
       "Stay connected when you are not using it",
       "Use the permission “calendar.read”",
     ]);

@@ -55,7 +55,7 @@ describe("the login page", () => {
     renderLogin();
 
     expect(await screen.findByRole("heading", { level: 1, name: "Sign in" })).toBeInTheDocument();
-    expect(screen.getByLabelText("E-Mail")).toBeInTheDocument();
+    expect(screen.getByLabelText("Email")).toBeInTheDocument();
     expect(screen.getByLabelText("Password")).toBeInTheDocument();
     expect(screen.getByRole("checkbox", { name: "Remember me" })).not.toBeChecked();
     expect(screen.getByRole("link", { name: "Forgot password?" })).toHaveAttribute(
@@ -127,7 +127,7 @@ describe("the login page", () => {
   it("remembers the identifier when asked and fills it in next time", async () => {
     const user = userEvent.setup();
     const first = renderLogin();
-    await user.type(await screen.findByLabelText("E-Mail"), "jane@example.gov");
+    await user.type(await screen.findByLabelText("Email"), "jane@example.gov");
     await user.click(screen.getByRole("checkbox", { name: "Remember me" }));
     await user.click(screen.getByRole("button", { name: "Sign in with password" }));
     await waitFor(() => expect(window.localStorage.getItem("rememberMe")).toBe("true"));
@@ -135,7 +135,7 @@ describe("the login page", () => {
     first.unmount();
 
     renderLogin();
-    await waitFor(() => expect(screen.getByLabelText("E-Mail")).toHaveValue("jane@example.gov"));
+    await waitFor(() => expect(screen.getByLabelText("Email")).toHaveValue("jane@example.gov"));
     expect(screen.getByRole("checkbox", { name: "Remember me" })).toBeChecked();
   });
 
@@ -216,7 +216,7 @@ describe("the login page", () => {
     renderLogin();
     await screen.findByText(/was interrupted because you chose a different account/);
 
-    await userEvent.type(screen.getByLabelText("E-Mail"), "someone@example.org");
+    await userEvent.type(screen.getByLabelText("Email"), "someone@example.org");
     await userEvent.click(screen.getByRole("button", { name: "Sign in with password" }));
 
     await waitFor(() =>

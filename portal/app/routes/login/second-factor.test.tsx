@@ -66,7 +66,7 @@ describe("the second-factor sign-in", () => {
     ).toBeInTheDocument();
     expect(screen.getByRole("heading", { level: 2, name: "Authenticator app" })).toBeVisible();
     expect(screen.getByLabelText("Authentication code")).toHaveAttribute("name", "totp_code");
-    expect(screen.getByRole("button", { name: "Use Authenticator" })).toHaveAttribute(
+    expect(screen.getByRole("button", { name: "Use your authenticator app" })).toHaveAttribute(
       "value",
       "totp",
     );
@@ -91,7 +91,7 @@ describe("the second-factor sign-in", () => {
     expect(choices.map((link) => link.textContent)).toEqual([
       "Security key or passkey",
       "Authenticator app",
-      "Code by e-mail or text message",
+      "Code by email or text message",
       "Backup code",
     ]);
     expect(choices[3]).toHaveAttribute("href", "/en/login?flow=f2&aal=aal2&method=lookup_secret");
@@ -162,7 +162,7 @@ describe("the second-factor sign-in", () => {
     });
 
     expect(await screen.findByRole("status")).toHaveTextContent("A code was sent to your address.");
-    expect(screen.getByLabelText("Login code")).toHaveAttribute("name", "code");
+    expect(screen.getByLabelText("Sign-in code")).toHaveAttribute("name", "code");
     expect(screen.getByRole("button", { name: "Continue" })).toHaveAttribute("value", "code");
     expect(screen.getByRole("button", { name: "Resend code" })).toHaveAttribute("name", "resend");
     expect(screen.getByRole("checkbox", { name: "Trust this device for 30 days" })).toBeVisible();
@@ -181,7 +181,7 @@ describe("the second-factor sign-in", () => {
 
     await user.type(await screen.findByLabelText("Authentication code"), "123456");
     await user.click(screen.getByRole("checkbox", { name: "Trust this device for 30 days" }));
-    await user.click(screen.getByRole("button", { name: "Use Authenticator" }));
+    await user.click(screen.getByRole("button", { name: "Use your authenticator app" }));
 
     await waitFor(() => expect(posted).toHaveLength(1));
     expect(posted[0]).toMatchObject({

@@ -31,8 +31,8 @@ describe("the registration page", () => {
     expect(
       await screen.findByRole("heading", { level: 1, name: "Create your account" }),
     ).toBeInTheDocument();
-    expect(screen.getByLabelText("E-Mail")).toHaveAttribute("type", "email");
-    expect(screen.getByLabelText("Confirm E-Mail")).toBeRequired();
+    expect(screen.getByLabelText("Email")).toHaveAttribute("inputmode", "email");
+    expect(screen.getByLabelText("Confirm email")).toBeRequired();
     expect(screen.getByLabelText("Password")).toHaveAttribute("autocomplete", "new-password");
     expect(screen.getByLabelText("Confirm password")).toHaveAttribute(
       "autocomplete",
@@ -48,7 +48,7 @@ describe("the registration page", () => {
   it("lowercases e-mails as typed and checks them live", async () => {
     const user = userEvent.setup();
     renderRegistration();
-    const email = await screen.findByLabelText("E-Mail");
+    const email = await screen.findByLabelText("Email");
 
     await user.type(email, "Jane@Example");
     expect(email).toHaveValue("jane@example");
@@ -58,7 +58,7 @@ describe("the registration page", () => {
     await user.type(email, ".gov");
     expect(email).not.toHaveAttribute("aria-invalid");
 
-    const confirm = screen.getByLabelText("Confirm E-Mail");
+    const confirm = screen.getByLabelText("Confirm email");
     await user.type(confirm, "JANE@example.org");
     expect(confirm).toHaveValue("jane@example.org");
     expect(confirm).toHaveAccessibleDescription("Emails must match.");
@@ -103,14 +103,14 @@ describe("the registration page", () => {
     await user.click(await screen.findByRole("button", { name: "Sign up" }));
 
     expect(action).not.toHaveBeenCalled();
-    expect(screen.getByLabelText("E-Mail")).toHaveFocus();
-    for (const label of ["E-Mail", "Confirm E-Mail", "Password", "Confirm password"]) {
+    expect(screen.getByLabelText("Email")).toHaveFocus();
+    for (const label of ["Email", "Confirm email", "Password", "Confirm password"]) {
       expect(screen.getByLabelText(label)).toHaveAccessibleDescription("This field is required.");
     }
     const summary = screen.getByRole("alert");
     expect(summary).toHaveTextContent("There is a problem");
     expect(
-      within(summary).getByRole("link", { name: "E-Mail: This field is required." }),
+      within(summary).getByRole("link", { name: "Email: This field is required." }),
     ).toHaveAttribute("href", "#field-traits-email");
   });
 
@@ -122,8 +122,8 @@ describe("the registration page", () => {
       return null;
     });
 
-    await user.type(await screen.findByLabelText("E-Mail"), "jane@example.gov");
-    await user.type(screen.getByLabelText("Confirm E-Mail"), "jane@example.gov");
+    await user.type(await screen.findByLabelText("Email"), "jane@example.gov");
+    await user.type(screen.getByLabelText("Confirm email"), "jane@example.gov");
     await user.type(screen.getByLabelText("Password"), "Correct-Horse-7");
     await user.type(screen.getByLabelText("Confirm password"), "Correct-Horse-7");
     await user.click(screen.getByRole("button", { name: "Sign up" }));
@@ -139,15 +139,15 @@ describe("the registration page", () => {
       fieldErrors: { confirm_email: [messages.emailsMustMatch] },
       values: { "traits.email": "jane@example.gov", confirm_email: "jane@example.org" },
     }));
-    await user.type(await screen.findByLabelText("E-Mail"), "jane@example.gov");
-    await user.type(screen.getByLabelText("Confirm E-Mail"), "jane@example.gov");
+    await user.type(await screen.findByLabelText("Email"), "jane@example.gov");
+    await user.type(screen.getByLabelText("Confirm email"), "jane@example.gov");
     await user.type(screen.getByLabelText("Password"), "Correct-Horse-7");
     await user.type(screen.getByLabelText("Confirm password"), "Correct-Horse-7");
 
     await user.click(screen.getByRole("button", { name: "Sign up" }));
 
     await waitFor(() =>
-      expect(screen.getByLabelText("Confirm E-Mail")).toHaveAccessibleDescription(
+      expect(screen.getByLabelText("Confirm email")).toHaveAccessibleDescription(
         "Emails must match.",
       ),
     );

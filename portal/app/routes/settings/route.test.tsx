@@ -80,10 +80,10 @@ describe("the settings page", () => {
   it("shows the e-mail but does not let it be edited here", async () => {
     renderSettings(changed);
 
-    const email = await screen.findByLabelText("E-Mail");
+    const email = await screen.findByLabelText("Email");
     expect(email).toBeDisabled();
     expect(email).toHaveValue("dev@ory.dev");
-    expect(email).toHaveAccessibleDescription("Your e-mail address cannot be changed here.");
+    expect(email).toHaveAccessibleDescription("Your email address cannot be changed here.");
   });
 
   it("edits the phone number with the country picker, and clears it", async () => {

@@ -136,7 +136,7 @@ describe("the second-factor cards", () => {
     for (const name of [
       "Authenticator app",
       "Backup codes",
-      "Codes by e-mail or text message",
+      "Codes by email or text message",
       "Manage trusted devices",
       "Active sessions",
     ]) {
@@ -197,7 +197,7 @@ describe("the second-factor cards", () => {
     expect(
       within(card).getByText("An authenticator app is set up for your account."),
     ).toBeVisible();
-    await user.click(within(card).getByRole("button", { name: "Unlink TOTP Authenticator App" }));
+    await user.click(within(card).getByRole("button", { name: "Remove authenticator app" }));
 
     await waitFor(() => expect(posted).toHaveLength(1));
     expect(posted[0]).toEqual({ csrf_token: csrf, totp_unlink: "true" });
@@ -277,7 +277,7 @@ describe("the second-factor cards", () => {
     const { posted, action } = recordPosts();
     renderSettings(flowFrom("elements.settings.password.changed.json", codeNodes), { action });
 
-    const card = await screen.findByRole("region", { name: "Codes by e-mail or text message" });
+    const card = await screen.findByRole("region", { name: "Codes by email or text message" });
     await user.click(
       within(card).getByRole("button", {
         name: "Use codes sent to jane@example.gov as a second factor",

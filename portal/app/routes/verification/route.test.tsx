@@ -110,7 +110,7 @@ describe("the verification page", () => {
     expect(
       await screen.findByRole("heading", { level: 1, name: "Verify your account" }),
     ).toBeInTheDocument();
-    expect(screen.getByLabelText("Email")).toHaveAttribute("type", "email");
+    expect(screen.getByLabelText("Email")).toHaveAttribute("inputmode", "email");
     expect(screen.getByRole("button", { name: "Continue" })).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Use phone instead" })).toBeInTheDocument();
     expect(screen.getByRole("link", { name: "Go back" })).toHaveAttribute("href", "/en/login");
@@ -127,7 +127,7 @@ describe("the verification page", () => {
     expect(screen.queryByLabelText("Email")).toBeNull();
     expect(await screen.findByRole("combobox", { name: "Country" })).toHaveValue("US");
 
-    await user.click(screen.getByRole("button", { name: "Use e-mail instead" }));
+    await user.click(screen.getByRole("button", { name: "Use email instead" }));
     expect(await screen.findByLabelText("Email")).toBeInTheDocument();
   });
 
@@ -218,7 +218,7 @@ describe("the verification page", () => {
     const { posted, action } = recordPosts();
     renderVerification(sentBySms, { action });
 
-    expect(await screen.findByRole("button", { name: "Use e-mail instead" })).toBeInTheDocument();
+    expect(await screen.findByRole("button", { name: "Use email instead" })).toBeInTheDocument();
     await user.click(screen.getByRole("button", { name: "Resend code" }));
 
     await waitFor(() => expect(posted).toHaveLength(1));
