@@ -4,8 +4,8 @@ export function lowercaseInPlace(input: HTMLInputElement): void {
   if (lower === input.value) return;
   const { selectionStart, selectionEnd } = input;
   input.value = lower;
-  // Browsers refuse selection ranges on type=email inputs.
-  if (selectionStart !== null && selectionEnd !== null && input.type !== "email") {
+  // E-mail fields are type=text for this (see inputTraits): type=email refuses selection ranges.
+  if (selectionStart !== null && selectionEnd !== null) {
     input.setSelectionRange(selectionStart, selectionEnd);
   }
 }

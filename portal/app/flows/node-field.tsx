@@ -18,6 +18,37 @@ const htmlInputTypes = new Set([
   "url",
 ]);
 
+/** One-time codes (e-mail/SMS codes, authenticator codes): digits, filled from the message. */
+const codeNames = new Set(["code", "totp_code"]);
+
+/**
+ * What the input element gets beyond the node: code fields a numeric keypad and one-time-code
+ * autofill; e-mail fields autofill (the login identifier is the username) and type=text with an
+ * e-mail keypad, because browsers refuse selection ranges on type=email, and the portal's
+ * lowercasing as typed (spec §5) must put the caret back where it was.
+ */
+export function inputTraits(attributes: InputAttributes, declaredType: string) {
+  const fallback = attributes.name === "identifier" ? "username" : undefined;
+  if (codeNames.has(attributes.name)) {
+    return {
+      type: declaredType === "number" ? "text" : declaredType,
+      inputMode: "numeric" as const,
+      autoComplete: "one-time-code",
+      spellCheck: false,
+    };
+  }
+  if (declaredType === "email") {
+    return {
+      type: "text",
+      inputMode: "email" as const,
+      autoComplete: attributes.autocomplete ?? "email",
+      autoCapitalize: "none",
+      spellCheck: false,
+    };
+  }
+  return { type: declaredType, autoComplete: attributes.autocomplete ?? fallback };
+}
+
 export function fieldId(name: string): string {
   return `field-${name.replace(/[^\w-]/g, "-")}`;
 }
@@ -46,6 +77,7 @@ export function NodeField(props: { node: NodeWith<InputAttributes>; options: Nod
     .join(" ");
   const isPassword = attributes.type === "password";
   const declaredType = htmlInputTypes.has(attributes.type) ? attributes.type : "text";
+  const { type, ...traits } = inputTraits(attributes, declaredType);
   const onInput = (event: FormEvent<HTMLInputElement>) =>
     options.onFieldInput?.(attributes.name, event.currentTarget);
   const onBlur = (event: FocusEvent<HTMLInputElement>) =>
@@ -62,13 +94,11 @@ export function NodeField(props: { node: NodeWith<InputAttributes>; options: Nod
           key={isPassword ? options.renderKey : undefined}
           id={id}
           name={attributes.name}
-          type={isPassword && revealed ? "text" : declaredType}
+          type={isPassword && revealed ? "text" : type}
+          {...traits}
           defaultValue={state?.value ?? (isPassword ? undefined : valueAsString(attributes.value))}
           required={attributes.required}
           disabled={state?.disabled ?? attributes.disabled}
-          autoComplete={
-            attributes.autocomplete ?? (attributes.name === "identifier" ? "username" : undefined)
-          }
           maxLength={attributes.maxlength}
           aria-invalid={hasErrors(messages) ? true : undefined}
           aria-describedby={describedBy || undefined}
