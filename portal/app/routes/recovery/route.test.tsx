@@ -36,7 +36,7 @@ describe("the recovery page", () => {
     expect(
       await screen.findByRole("heading", { level: 1, name: "Password reset" }),
     ).toBeInTheDocument();
-    expect(screen.getByLabelText("Email")).toHaveAttribute("type", "email");
+    expect(screen.getByLabelText("Email")).toHaveAttribute("inputmode", "email");
     expect(screen.getByRole("button", { name: "Continue" })).toBeInTheDocument();
     expect(screen.getByRole("link", { name: "Go back" })).toHaveAttribute("href", "/en/login");
   });
