@@ -65,7 +65,7 @@ export async function populateSettings(
   await populateTotpSettings(ctx, flow, identity, csrfToken);
   populateLookupSettings(flow, identity, csrfToken);
   populateCodeMfaSettings(ctx, flow, identity, csrfToken);
-  await populateTrustedDevicesSettings(ctx, db, flow, identity, csrfToken);
+  await populateTrustedDevicesSettings(ctx, db, request, flow, identity, csrfToken);
   flow.ui.nodes = sortNodes(flow.ui.nodes, settingsSort(ctx));
 }
 

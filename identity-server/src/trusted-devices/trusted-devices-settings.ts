@@ -32,8 +32,12 @@ export function isUntrustSubmission(body: Record<string, unknown>): boolean {
 /**
  * The list as the portal reads it: a JSON object keyed by device id (portal spec §3 "Trusted
  * device"), each entry with user_agent, ip_address, created_at, expires_at and fingerprint.
+ * When the request carried a trusted-device cookie (`cookieHash`, the SHA-256 of its token),
+ * every entry also says whether it is that browser (`current`): two browsers can share one
+ * fingerprint, but each holds its own cookie. Without a cookie `current` is left out and a UI
+ * falls back to comparing fingerprints.
  */
-export function trustedDevicesJson(devices: readonly TrustedDevice[]): string {
+export function trustedDevicesJson(devices: readonly TrustedDevice[], cookieHash?: string): string {
   const entries = devices.map((d) => [
     d.id,
     {
@@ -42,6 +46,7 @@ export function trustedDevicesJson(devices: readonly TrustedDevice[]): string {
       created_at: d.createdAt.toISOString(),
       expires_at: d.expiresAt.toISOString(),
       fingerprint: d.fingerprint ?? "",
+      ...(cookieHash === undefined ? {} : { current: d.tokenHash === cookieHash }),
     },
   ]);
   return JSON.stringify(Object.fromEntries(entries));
@@ -57,6 +62,7 @@ export function trustedDevicesJson(devices: readonly TrustedDevice[]): string {
 export async function populateTrustedDevicesSettings(
   ctx: ServerContext,
   db: Executor,
+  request: FastifyRequest,
   flow: Flow,
   identity: Identity,
   csrfToken: string,
@@ -65,7 +71,8 @@ export async function populateTrustedDevicesSettings(
   if (!ctx.config.oryExtensions) return;
   if (!hasSecondFactor(identity, ctx.config.secondFactor)) return;
   const devices = await listTrustedDevices(db, identity.id, ctx.now());
-  const data = trustedDevicesJson(devices);
+  const token = trustedDeviceToken(request);
+  const data = trustedDevicesJson(devices, token === undefined ? undefined : hashToken(token));
   const devicesText = devices.map(describeDevice).join("; ");
   const text =
     devices.length === 0

@@ -150,6 +150,8 @@ describe("trusted devices", () => {
       created_at: ts.now().toISOString(),
       expires_at: new Date(ts.now().getTime() + 30 * day).toISOString(),
       fingerprint: "fp-1",
+      // The request carried this browser's own trusted-device cookie.
+      current: true,
     });
     expect(nodeShape({ ui: { nodes: nodesOfGroups(settings, ["totp"]) } })).toEqual([
       "input/totp/totp_unlink/submit/1050004",
@@ -201,6 +203,39 @@ describe("trusted devices", () => {
       ["password", "aal1", undefined],
       ["deviceauthn", "aal2", "trusted_device"],
     ]);
+  });
+
+  it("marks the browser holding the device's cookie as current, not another one with the same fingerprint", async () => {
+    const secret = await withTotp("twins@example.com");
+    const first = await trustBrowser("twins@example.com", secret, "fp-shared");
+    const second = await trustBrowser("twins@example.com", secret, "fp-shared");
+    const currentOf = async (browser: Browser) => {
+      const devices = trustedDevicesOf(await browser.api.createBrowserSettingsFlow());
+      expect(Object.values(devices).map((d) => d.fingerprint)).toEqual(["fp-shared", "fp-shared"]);
+      return Object.entries(devices).flatMap(([id, d]) =>
+        (d as Record<string, unknown>).current === true ? [id] : [],
+      );
+    };
+    const [firstMarked, secondMarked] = [
+      await currentOf(first.browser),
+      await currentOf(second.browser),
+    ];
+    expect(firstMarked).toHaveLength(1);
+    expect(secondMarked).toHaveLength(1);
+    expect(firstMarked).not.toEqual(secondMarked);
+
+    // A signed-in browser without a trusted-device cookie gets no verdict: the UI falls back.
+    const { browser: plain } = await passwordSignIn(ts, "twins@example.com", ts.browser(), {
+      "x-session-entropy": "fp-shared",
+    });
+    const aal2 = await plain.api.createBrowserLoginFlow({ aal: "aal2" });
+    const done = await submitLogin(ts, plain, aal2, {
+      method: "totp",
+      totp_code: nextCode(secret),
+    });
+    expect(done.status).toBe(200);
+    const devices = trustedDevicesOf(await plain.api.createBrowserSettingsFlow());
+    expect(Object.values(devices).every((d) => !("current" in d))).toBe(true);
   });
 
   it("does not skip for another fingerprint, without the cookie, or once expired", async () => {

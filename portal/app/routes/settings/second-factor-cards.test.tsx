@@ -43,7 +43,7 @@ const iphone =
   "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
 
 /** The identity service's trusted-devices nodes (identity-server README), two devices. */
-function trustedDeviceNodes(): JsonNode[] {
+function trustedDeviceNodes(changes: Record<string, Record<string, unknown>> = {}): JsonNode[] {
   const data = JSON.stringify({
     d1: {
       user_agent: chrome,
@@ -51,6 +51,7 @@ function trustedDeviceNodes(): JsonNode[] {
       created_at: "2026-06-05T15:04:00Z",
       expires_at: "2026-07-05T15:04:00Z",
       fingerprint: "fp-this",
+      ...changes.d1,
     },
     d2: {
       user_agent: iphone,
@@ -58,6 +59,7 @@ function trustedDeviceNodes(): JsonNode[] {
       created_at: "2026-06-06T09:00:00Z",
       expires_at: "2026-07-06T09:00:00Z",
       fingerprint: "",
+      ...changes.d2,
     },
   });
   const untrust = (id: string) =>
@@ -188,7 +190,7 @@ describe("the second-factor cards", () => {
     expect(status).toBeEmptyDOMElement();
   });
 
-  it("offer to unlink a linked app, and post it", async () => {
+  it("offer to unlink a linked app, ask first, and post it once confirmed", async () => {
     const user = userEvent.setup();
     const { posted, action } = recordPosts();
     renderSettings(flowFrom("elements.settings.totp.linked.json"), { action });
@@ -199,8 +201,25 @@ describe("the second-factor cards", () => {
     ).toBeVisible();
     await user.click(within(card).getByRole("button", { name: "Remove authenticator app" }));
 
+    // Nothing is posted yet: the card asks, with focus on the question.
+    const asking = await within(card).findByRole("group", { name: "Are you sure?" });
+    expect(within(asking).getByRole("heading", { name: "Are you sure?" })).toHaveFocus();
+    expect(posted).toHaveLength(0);
+    await user.click(within(asking).getByRole("link", { name: "Cancel" }));
+    await user.click(await within(card).findByRole("button", { name: "Remove authenticator app" }));
+    await user.click(
+      within(await within(card).findByRole("group", { name: "Are you sure?" })).getByRole(
+        "button",
+        { name: "Remove authenticator app" },
+      ),
+    );
+
     await waitFor(() => expect(posted).toHaveLength(1));
-    expect(posted[0]).toEqual({ csrf_token: csrf, totp_unlink: "true" });
+    expect(posted[0]).toEqual({
+      csrf_token: csrf,
+      totp_unlink: "true",
+      confirm_action: "totp_unlink",
+    });
   });
 
   it("show new backup codes once, with a download of exactly those codes", async () => {
@@ -313,6 +332,23 @@ describe("the trusted-devices list", () => {
     expect(within(second).queryByText("This device")).toBeNull();
   });
 
+  it("marks the device whose own cookie the identity service saw, not another with the same fingerprint", async () => {
+    // Two browsers with one fingerprint, both trusted: this one holds d2's cookie.
+    const twins = trustedDeviceNodes({
+      d1: { current: false },
+      d2: { fingerprint: "fp-this", current: true },
+    });
+    renderSettings(flowFrom("elements.settings.totp.linked.json", twins, "show_form"), {
+      fingerprint: "fp-this",
+    });
+
+    const card = await screen.findByRole("region", { name: "Manage trusted devices" });
+    const [first, second] = within(card).getAllByRole("listitem");
+    if (!first || !second) throw new Error("two devices expected");
+    expect(within(first).queryByText("This device")).toBeNull();
+    expect(within(second).getByText("This device")).toBeVisible();
+  });
+
   it("marks no device without this browser's fingerprint", async () => {
     renderSettings(linkedWithDevices());
 
@@ -394,9 +430,17 @@ describe("the active sessions card", () => {
     renderSettings(flowFrom("elements.settings.password.changed.json"), { action, sessions });
 
     await user.click(await screen.findByRole("button", { name: "Sign out everywhere else" }));
+    const asking = await screen.findByRole("group", { name: "Are you sure?" });
+    expect(asking).toHaveTextContent("Every other device where you are signed in (1)");
+    expect(posted).toHaveLength(0);
+    await user.click(within(asking).getByRole("button", { name: "Sign out everywhere else" }));
 
     await waitFor(() => expect(posted).toHaveLength(1));
-    expect(posted[0]).toEqual({ csrf_token: csrf, intent: "revoke-other-sessions" });
+    expect(posted[0]).toEqual({
+      csrf_token: csrf,
+      intent: "revoke-other-sessions",
+      confirm_action: "revoke_others",
+    });
     expect(await screen.findByText("Other sessions signed out: 1.")).toBeVisible();
   });
 

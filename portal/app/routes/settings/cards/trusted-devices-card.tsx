@@ -9,9 +9,9 @@ import { secondaryButton } from "../../../ui/buttons.ts";
 import { DeviceSummary } from "../devices/device-summary.tsx";
 import { useTimestampFormatter } from "../devices/format-timestamp.ts";
 import {
-  isThisDevice,
   isTrustedDevicesNode,
   parseTrustedDevices,
+  thisDeviceIds,
   trustedDevicesData,
   untrustName,
 } from "../devices/trusted-devices.ts";
@@ -34,6 +34,7 @@ export function TrustedDevicesCard({ nodes, fingerprint }: SettingsCardProps) {
   const format = useTimestampFormatter(locale);
   const submitting = useNavigation().state === "submitting";
   const devices = parseTrustedDevices(trustedDevicesData(nodes));
+  const thisDevice = thisDeviceIds(devices, fingerprint);
   const buttons = new Map<string, NodeWith<InputAttributes>>();
   for (const node of nodes) {
     if (!isInputNode(node) || node.attributes.name !== untrustName) continue;
@@ -60,7 +61,6 @@ export function TrustedDevicesCard({ nodes, fingerprint }: SettingsCardProps) {
             {devices.map((device) => {
               const button = buttons.get(device.id);
               const summaryId = `trusted-device-${device.id}`;
-              const thisDevice = isThisDevice(device.fingerprint, fingerprint);
               return (
                 <li
                   key={device.id}
@@ -70,7 +70,11 @@ export function TrustedDevicesCard({ nodes, fingerprint }: SettingsCardProps) {
                     id={summaryId}
                     userAgent={device.userAgent}
                     ipAddress={device.ipAddress}
-                    marker={thisDevice ? t("settings.trustedDevices.thisDevice") : undefined}
+                    marker={
+                      thisDevice.has(device.id)
+                        ? t("settings.trustedDevices.thisDevice")
+                        : undefined
+                    }
                   >
                     <p className="text-slate-700 dark:text-slate-300">
                       {t("settings.trustedDevices.added", {

@@ -1,6 +1,7 @@
 import { UiNodeFromJSON } from "@portal/client";
 import { describe, expect, it, vi } from "vitest";
-import { isThisDevice, parseTrustedDevices, trustedDevicesData } from "./trusted-devices.ts";
+import { parseTrustedDevices, thisDeviceIds, trustedDevicesData } from "./trusted-devices.ts";
+import type { TrustedDevice } from "./trusted-devices.ts";
 
 const firefox = {
   user_agent: "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:128.0) Gecko/20100101 Firefox/128.0",
@@ -87,16 +88,35 @@ describe("the trusted-devices list", () => {
   });
 });
 
-describe("isThisDevice", () => {
-  it("marks the entry whose fingerprint is this browser's", () => {
-    expect(isThisDevice("fp-1", "fp-1")).toBe(true);
-    expect(isThisDevice("fp-1", "fp-2")).toBe(false);
+describe("thisDeviceIds", () => {
+  const device = (id: string, fingerprint: string, current?: boolean): TrustedDevice => ({
+    id,
+    userAgent: "",
+    ipAddress: "",
+    createdAt: "2026-06-05T15:04:00Z",
+    fingerprint,
+    ...(current === undefined ? {} : { current }),
+  });
+  const ids = (devices: TrustedDevice[], fingerprint: string | undefined) => [
+    ...thisDeviceIds(devices, fingerprint),
+  ];
+
+  it("follows the identity service's verdict from the device's own cookie, not the fingerprint", () => {
+    // Two browsers with one fingerprint: only the one whose cookie the service saw is marked.
+    const twins = [device("a", "fp-1", false), device("b", "fp-1", true)];
+    expect(ids(twins, "fp-1")).toEqual(["b"]);
+    expect(ids([device("a", "fp-1", false), device("b", "fp-2", false)], "fp-1")).toEqual([]);
+  });
+
+  it("falls back to the entry whose fingerprint is this browser's", () => {
+    expect(ids([device("a", "fp-1"), device("b", "fp-2")], "fp-1")).toEqual(["a"]);
+    expect(ids([device("a", "fp-1")], "fp-2")).toEqual([]);
   });
 
   it("compares nothing when either fingerprint is unknown", () => {
-    expect(isThisDevice("", undefined)).toBe(false);
-    expect(isThisDevice("", "")).toBe(false);
-    expect(isThisDevice("fp-1", undefined)).toBe(false);
-    expect(isThisDevice("", "fp-1")).toBe(false);
+    expect(ids([device("a", "")], undefined)).toEqual([]);
+    expect(ids([device("a", "")], "")).toEqual([]);
+    expect(ids([device("a", "fp-1")], undefined)).toEqual([]);
+    expect(ids([device("a", "")], "fp-1")).toEqual([]);
   });
 });

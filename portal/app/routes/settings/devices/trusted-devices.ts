@@ -9,6 +9,11 @@ export interface TrustedDevice {
   createdAt: string;
   /** "" when the browser sent no fingerprint when it was trusted. */
   fingerprint: string;
+  /**
+   * The identity service's verdict from the browser's own trusted-device cookie: whether this
+   * entry is the browser asking. Absent when the browser sent no such cookie.
+   */
+  current?: boolean;
 }
 
 /** The text node that carries the list (group totp). */
@@ -60,7 +65,7 @@ export function parseTrustedDevices(
 
 function readDevice(id: string, entry: unknown): TrustedDevice | undefined {
   if (id === "" || !isRecord(entry)) return undefined;
-  const { user_agent, ip_address, created_at, fingerprint } = entry;
+  const { user_agent, ip_address, created_at, fingerprint, current } = entry;
   if (typeof user_agent !== "string" || typeof ip_address !== "string") return undefined;
   if (typeof created_at !== "string" || Number.isNaN(Date.parse(created_at))) return undefined;
   return {
@@ -69,13 +74,26 @@ function readDevice(id: string, entry: unknown): TrustedDevice | undefined {
     ipAddress: ip_address,
     createdAt: created_at,
     fingerprint: typeof fingerprint === "string" ? fingerprint : "",
+    ...(typeof current === "boolean" ? { current } : {}),
   };
 }
 
 /**
- * Whether an entry is the browser looking at the list: both fingerprints known and equal.
- * Without a fingerprint of either side nothing is compared, so no entry is marked.
+ * The entries that are the browser looking at the list. The device's own trusted-device cookie
+ * decides: when the identity service marked entries `current` (it saw the cookie), only those.
+ * Two browsers can share a fingerprint, so the fingerprint is only the fallback, when no entry
+ * carries the service's verdict: both fingerprints known and equal. Without a fingerprint of
+ * either side nothing is compared, so no entry is marked.
  */
-export function isThisDevice(entryFingerprint: string, current: string | undefined): boolean {
-  return current !== undefined && current !== "" && entryFingerprint === current;
+export function thisDeviceIds(
+  devices: readonly TrustedDevice[],
+  fingerprint: string | undefined,
+): ReadonlySet<string> {
+  if (devices.some((device) => device.current !== undefined)) {
+    return new Set(devices.filter((device) => device.current === true).map((device) => device.id));
+  }
+  if (fingerprint === undefined || fingerprint === "") return new Set();
+  return new Set(
+    devices.filter((device) => device.fingerprint === fingerprint).map((device) => device.id),
+  );
 }
