@@ -10,11 +10,13 @@ import { useTranslator } from "../i18n/translator-context.tsx";
 import { primaryButton, secondaryButton } from "../ui/buttons.ts";
 import { Card } from "../ui/card.tsx";
 import { answerLogoutQuestion, loadLogoutQuestion } from "./logout-challenge.server.ts";
+import { afterSignOut } from "./logout-destination.ts";
 import { logoutChallengeParam, logoutDecisionName } from "./logout-fields.ts";
 
 /**
- * Sign-out link target (the SSO portal links here): ask the identity service for a logout URL
- * that returns to this locale's login page, then send the browser there. With a
+ * Sign-out link target (the SSO portal and the portal's header link here): ask the identity
+ * service for a logout URL that returns to this locale's login page (see afterSignOut), then
+ * send the browser there. With a
  * ?logout_challenge= (the OAuth2 service's logout UI) it asks first; see logout-challenge.
  */
 export async function loader({ request, context, params, url }: Route.LoaderArgs) {
@@ -23,10 +25,11 @@ export async function loader({ request, context, params, url }: Route.LoaderArgs
   if (challenge) return loadLogoutQuestion({ request, context, locale, url }, challenge);
   const config = getConfig();
   const { frontend } = identityFor(request, context);
+  const next = afterSignOut(locale, url.searchParams);
   const result = await readIdentityResponse(() =>
-    frontend.createBrowserLogoutFlowRaw({ returnTo: `${config.publicUrl}/${locale}/login` }),
+    frontend.createBrowserLogoutFlowRaw({ returnTo: `${config.publicUrl}${next}` }),
   );
-  if (!result.ok) return redirectWithCookies(`/${locale}/login`, result.setCookies);
+  if (!result.ok) return redirectWithCookies(next, result.setCookies);
   return redirectWithCookies(browserFacingUrl(result.data.logout_url), result.setCookies, {
     document: true,
   });

@@ -1,8 +1,15 @@
-import { Link } from "react-router";
+import { Link, useRouteLoaderData } from "react-router";
 import { useTranslator } from "../i18n/translator-context.tsx";
+
+/** What the locale layout's loader tells every page (routes/locale-layout). */
+interface LayoutData {
+  signedIn?: boolean;
+}
 
 export function SiteHeader(props: { ssoPortalUrl: string }) {
   const { t, locale } = useTranslator();
+  const layout = useRouteLoaderData<LayoutData>("routes/locale-layout");
+  const signedIn = layout?.signedIn === true;
   return (
     <header className="border-b border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
       <div className="mx-auto flex max-w-5xl items-center justify-between gap-4 px-4 py-3">
@@ -10,12 +17,24 @@ export function SiteHeader(props: { ssoPortalUrl: string }) {
           <Logo />
           <span>{t("brand.name")}</span>
         </Link>
-        <a
-          href={`${props.ssoPortalUrl}/agency-selection`}
-          className="rounded-md border border-slate-300 px-3 py-2 text-sm font-medium hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800"
-        >
-          {t("layout.backToPortal")}
-        </a>
+        <div className="flex flex-wrap items-center justify-end gap-2">
+          <a
+            href={`${props.ssoPortalUrl}/agency-selection`}
+            className="rounded-md border border-slate-300 px-3 py-2 text-sm font-medium hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800"
+          >
+            {t("layout.backToPortal")}
+          </a>
+          {/* A plain link: the sign-out passes through the identity service, with or without
+              JavaScript (routes/logout). */}
+          {signedIn && (
+            <a
+              href={`/${locale}/logout`}
+              className="rounded-md border border-slate-300 px-3 py-2 text-sm font-medium hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800"
+            >
+              {t("layout.signOut")}
+            </a>
+          )}
+        </div>
       </div>
     </header>
   );

@@ -16,6 +16,13 @@ import { allowClientRedirects } from "../../http/oauth2-answer.server.ts";
 import { redirectWithCookies } from "../../http/redirects.server.ts";
 import type { Locale } from "../../i18n/locales.ts";
 import { noticeFromQuery } from "../notice-query.ts";
+import {
+  continueAsField,
+  continueAsOffer,
+  readSession,
+  submitContinueAs,
+} from "./continue-as.server.ts";
+import { flowAccount } from "./flow-account.ts";
 
 interface LoginArgs {
   request: Request;
@@ -28,7 +35,7 @@ interface LoginArgs {
 const inherited = ["return_to", "refresh", "aal", "login_challenge"] as const;
 
 /** Fields the page adds for itself; the identity service never sees them. */
-export const loginPortalFields = ["remember_me"];
+export const loginPortalFields = ["remember_me", continueAsField];
 
 function loginRoute(args: LoginArgs, phase: FlowRoute["phase"]): FlowRoute {
   const { frontend } = identityFor(args.request, args.context);
@@ -69,11 +76,17 @@ export async function loadLogin(args: LoginArgs) {
   if (challenge) allowClientRedirects(args.context, client?.redirect_uris);
   // Kratos forces refresh=true on every challenge Hydra cannot skip; without a session to
   // confirm, that is an ordinary sign-in (remember-me, create account), not "Confirm action".
-  const signedOut =
-    challenge !== undefined && flow.refresh === true && (await whoamiStatus(frontend)()) !== 200;
+  // With one, the person may continue as that account unless the application asked otherwise.
+  const session =
+    challenge !== undefined && flow.refresh === true ? await readSession(frontend) : undefined;
+  const signedOut = challenge !== undefined && flow.refresh === true && !session;
+  const continueAs = signedOut ? undefined : await continueAsOffer(args, flow, session);
   return data(
     {
       flow: signedOut ? { ...flow, refresh: false } : flow,
+      continueAs,
+      /** The account a refresh or second factor is for, when the flow names it. */
+      account: flowAccount(flow),
       notice: noticeFromQuery(query.get(noticeParam)),
       invalid: query.has("invalid"),
       confirmCreateAccount: query.get("confirm") === "create-account",
@@ -98,6 +111,7 @@ export async function submitLogin(args: LoginArgs) {
   const flowId = args.url.searchParams.get("flow");
   if (!flowId) return redirect(`/${args.locale}/login`);
   const form = await args.request.formData();
+  if (form.has(continueAsField)) return submitContinueAs(args, flowId, form);
   const body = toLoginBody(formToJson(form, loginPortalFields));
   if (!body) return data({ notice: "notice.somethingWentWrong" as const }, { status: 400 });
 

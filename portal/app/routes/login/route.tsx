@@ -2,6 +2,7 @@ import { lazy, useEffect, useRef, useState } from "react";
 import { Link } from "react-router";
 import type { ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/route";
+import { keepFormWhenRateLimited } from "../../flows/keep-form-when-rate-limited.server.ts";
 import { FlowForm } from "../../flows/flow-form.tsx";
 import { FlowMessages } from "../../flows/flow-messages.tsx";
 import { localeOf } from "../../i18n/locales.ts";
@@ -12,7 +13,9 @@ import { Checkbox } from "../../ui/checkbox.tsx";
 import { Divider } from "../../ui/divider.tsx";
 import { Notice } from "../../ui/notice.tsx";
 import { noticeDuration } from "../notice-query.ts";
+import { ContinueAs } from "./continue-as.tsx";
 import { CreateAccount } from "./create-account.tsx";
+import { flowAccount } from "./flow-account.ts";
 import { enhanceLogin } from "./login-enhancements.ts";
 import { loadLogin, submitLogin } from "./login.server.ts";
 import { fromParam, methodParam } from "./second-factor-params.ts";
@@ -32,7 +35,9 @@ export function loader({ request, context, params, url }: Route.LoaderArgs) {
 }
 
 export function action({ request, context, params, url }: Route.ActionArgs) {
-  return submitLogin({ request, context, locale: localeOf(params), url });
+  return keepFormWhenRateLimited(request, () =>
+    submitLogin({ request, context, locale: localeOf(params), url }),
+  );
 }
 
 /**
@@ -68,6 +73,10 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
   );
   const challenge = !!flow.oauth2_login_challenge;
   const [interrupted, setInterrupted] = useState(false);
+  const account = mode === "plain" ? undefined : (flowAccount(flow) ?? loaderData.account);
+  const refusal =
+    actionData && "continueAsRefusal" in actionData ? actionData.continueAsRefusal : undefined;
+  const continueAs = actionData && "flow" in actionData ? undefined : loaderData.continueAs;
 
   // Remember-me and the OAuth challenge marker (spec §3, §4) run once hydrated. They are part
   // of this chunk rather than one of their own: every sign-in page needs them, and a separate
@@ -81,6 +90,10 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
     });
   }, [flow.id, mode, challenge, locale]);
 
+  if (continueAs) {
+    return <ContinueAs offer={continueAs} client={loaderData.client} refusal={refusal} />;
+  }
+
   return (
     <Card>
       <title>{`${title} – ${t("brand.name")}`}</title>
@@ -90,7 +103,17 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
           {t(loaderData.client ? "login.oauth2Description" : "login.description", loaderData)}
         </p>
       )}
-      {mode !== "plain" && <div className="mb-6" />}
+      {mode !== "plain" && (
+        <p className="mt-1 mb-6 text-slate-700 dark:text-slate-300">
+          {account &&
+            t(mode === "refresh" ? "login.refreshAccount" : "login.signedInAs", { account })}
+        </p>
+      )}
+      {refusal && (
+        <Alert status="error" title={t("login.failedTitle")}>
+          <p>{t(refusal)}</p>
+        </Alert>
+      )}
       {notice && (
         <Notice
           id={`${flow.id}:${notice}`}

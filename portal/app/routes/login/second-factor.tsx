@@ -10,6 +10,7 @@ import {
   formNodes,
   fromParam,
   methodParam,
+  offeredMethods,
   secondFactorView,
 } from "./second-factor-methods.ts";
 import type { SecondFactorMethod, SecondFactorView } from "./second-factor-methods.ts";
@@ -79,9 +80,12 @@ export function SecondFactor(props: { flow: LoginFlow; showErrorSummary: boolean
             {t("login.method.back")}
           </Link>
         )}
+        <LostDevice flow={flow} view={view} hrefWith={hrefWith} />
       </div>
     );
   }
+
+  const wayOut = <LostDevice flow={flow} view={view} hrefWith={hrefWith} />;
 
   return (
     <div>
@@ -101,7 +105,43 @@ export function SecondFactor(props: { flow: LoginFlow; showErrorSummary: boolean
           {t("login.method.tryAnother")}
         </Link>
       )}
+      {wayOut}
     </div>
+  );
+}
+
+/**
+ * Always a way out for a lost device: a backup code when the account has them, otherwise
+ * account recovery. Recovery needs the half-finished sign-in ended first (the identity service
+ * refuses recovery to a browser with a session), so the link signs out on the way.
+ */
+function LostDevice(props: {
+  flow: LoginFlow;
+  view: SecondFactorView;
+  hrefWith: (changes: Record<string, string | undefined>) => { search: string };
+}) {
+  const { t, locale } = useTranslator();
+  const { view } = props;
+  const backupCodes = offeredMethods(props.flow.ui.nodes).includes("lookup_secret");
+  // The chooser lists backup codes itself; a sent code's entry cannot switch method.
+  if (view.kind === "chooser" && backupCodes) return null;
+  const toBackupCode = backupCodes && view.kind === "method" && view.method !== "lookup_secret";
+  return (
+    <p className="mt-4 text-sm">
+      {toBackupCode ? (
+        <Link
+          to={props.hrefWith({ [methodParam]: "lookup_secret", [fromParam]: undefined })}
+          preventScrollReset
+          className={linkStyle}
+        >
+          {t("login.lostDevice.backupCode")}
+        </Link>
+      ) : (
+        <a href={`/${locale}/logout?then=recovery`} className={linkStyle}>
+          {t("login.lostDevice.recover")}
+        </a>
+      )}
+    </p>
   );
 }
 

@@ -25,7 +25,7 @@ function cardNodes(nodes: readonly UiNode[], group: string): UiNode[] {
 }
 
 export default function Settings({ loaderData, actionData }: Route.ComponentProps) {
-  const { t } = useTranslator();
+  const { t, locale } = useTranslator();
   const flow = actionData && "flow" in actionData ? actionData.flow : loaderData.flow;
   const notice = actionData && "notice" in actionData ? actionData.notice : loaderData.notice;
   const answered =
@@ -71,6 +71,15 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
           />
         )}
       </div>
+      <p className="mt-6 text-sm">
+        {/* The same sign-out as the header's, for people who look for it here. */}
+        <a
+          href={`/${locale}/logout`}
+          className="font-medium text-blue-700 underline underline-offset-4 dark:text-blue-300"
+        >
+          {t("layout.signOut")}
+        </a>
+      </p>
     </div>
   );
 }

@@ -1,0 +1,62 @@
+import { Form } from "react-router";
+import { useTranslator } from "../../i18n/translator-context.tsx";
+import type { MessageKey } from "../../i18n/translator.ts";
+import { Alert } from "../../ui/alert.tsx";
+import { primaryButton } from "../../ui/buttons.ts";
+import { Card } from "../../ui/card.tsx";
+
+/** The offer as the page receives it (continue-as.server's ContinueAsOffer). */
+interface Offer {
+  subject: string;
+  account: string;
+  csrfToken: string;
+  challenge: string;
+}
+
+const linkStyle = "text-blue-700 underline underline-offset-4 dark:text-blue-300";
+
+/**
+ * An OAuth2 login met the portal's own session: one button continues as that account, a link
+ * signs out and starts the same application's sign-in again for someone else. A plain POST
+ * form, so it works without JavaScript.
+ */
+export function ContinueAs(props: {
+  offer: Offer;
+  client: string | undefined;
+  refusal: MessageKey | undefined;
+}) {
+  const { t, locale } = useTranslator();
+  const { offer } = props;
+  const title = t("login.continueAs.title");
+  const another = `/${locale}/logout?login_challenge=${encodeURIComponent(offer.challenge)}`;
+  return (
+    <Card>
+      <title>{`${title} – ${t("brand.name")}`}</title>
+      <h1 className="text-2xl font-semibold">{title}</h1>
+      <p className="mt-1 mb-6 text-slate-700 dark:text-slate-300">
+        {props.client
+          ? t("login.oauth2Description", { client: props.client })
+          : t("login.description")}
+      </p>
+      {props.refusal && (
+        <Alert status="error" title={t("login.failedTitle")}>
+          <p>{t(props.refusal)}</p>
+        </Alert>
+      )}
+      <Form method="post">
+        <input type="hidden" name="csrf_token" value={offer.csrfToken} />
+        <button type="submit" name="continue_as" value={offer.subject} className={primaryButton}>
+          <span className="min-w-0 break-words">
+            {t("login.continueAs.button", { account: offer.account })}
+          </span>
+        </button>
+      </Form>
+      <p className="mt-4 text-sm">
+        {/* A document navigation: the sign-out passes through the identity service. */}
+        <a href={another} className={linkStyle}>
+          {t("login.continueAs.another")}
+        </a>
+      </p>
+    </Card>
+  );
+}
