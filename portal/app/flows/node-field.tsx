@@ -72,7 +72,11 @@ export function NodeField(props: { node: NodeWith<InputAttributes>; options: Nod
   const messages = state?.messages ?? nodeMessages(node);
   const messagesId = `${id}-messages`;
   const hintId = `${id}-hint`;
-  const describedBy = [state?.hint ? hintId : "", messages.length > 0 ? messagesId : ""]
+  const describedBy = [
+    state?.hint ? hintId : "",
+    messages.length > 0 ? messagesId : "",
+    state?.details?.id ?? "",
+  ]
     .filter((part) => part !== "")
     .join(" ");
   const isPassword = attributes.type === "password";
@@ -125,6 +129,7 @@ export function NodeField(props: { node: NodeWith<InputAttributes>; options: Nod
         </p>
       )}
       <FieldMessages id={messagesId} messages={messages} />
+      {state?.details?.content}
     </div>
   );
 }

@@ -12,6 +12,8 @@ export interface FieldState {
   label?: string;
   /** Already translated help text under the field, read out with it. */
   hint?: string;
+  /** Rendered under the field (e.g. the password rules), and what the field points at with it. */
+  details?: { id: string; content: ReactNode };
   /** Shown but not editable here (and so not posted), e.g. the e-mail on the settings page. */
   disabled?: boolean;
 }

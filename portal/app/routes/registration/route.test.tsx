@@ -45,40 +45,86 @@ describe("the registration page", () => {
     );
   });
 
-  it("lowercases e-mails as typed and checks them live", async () => {
+  it("lowercases e-mails as typed; a changed field is checked when the user leaves it", async () => {
     const user = userEvent.setup();
     renderRegistration();
     const email = await screen.findByLabelText("Email");
 
     await user.type(email, "Jane@Example");
     expect(email).toHaveValue("jane@example");
+    // Not while typing: only once the user leaves the field.
+    expect(email).not.toHaveAttribute("aria-invalid");
+    await user.tab();
     expect(email).toHaveAttribute("aria-invalid", "true");
     expect(email).toHaveAccessibleDescription("Email must be a valid email.");
 
+    // Once shown, the error is checked as the user types, and goes as soon as it is fixed.
     await user.type(email, ".gov");
     expect(email).not.toHaveAttribute("aria-invalid");
 
     const confirm = screen.getByLabelText("Confirm email");
     await user.type(confirm, "JANE@example.org");
     expect(confirm).toHaveValue("jane@example.org");
+    await user.tab();
     expect(confirm).toHaveAccessibleDescription("Emails must match.");
   });
 
-  it("checks password strength and the confirmation live", async () => {
+  it("never complains when the user only passes through empty fields", async () => {
+    const user = userEvent.setup();
+    renderRegistration();
+    await user.click(await screen.findByLabelText("Email"));
+    for (let step = 0; step < 4; step += 1) await user.tab();
+
+    for (const label of ["Email", "Confirm email", "Password", "Confirm password"]) {
+      expect(screen.getByLabelText(label)).not.toHaveAttribute("aria-invalid");
+    }
+    expect(screen.queryByText("This field is required.")).toBeNull();
+  });
+
+  it("checks password strength and the confirmation once changed and left", async () => {
     const user = userEvent.setup();
     renderRegistration();
     const password = await screen.findByLabelText("Password");
 
     await user.type(password, "Correct-Horse");
+    expect(password).not.toHaveAttribute("aria-invalid");
+    await user.tab();
+    expect(password).toHaveAttribute("aria-invalid", "true");
     expect(password).toHaveAccessibleDescription(
-      "Password must contain at least 12 characters, 1 uppercase, 1 lowercase, 1 number and 1 special character.",
+      /^Password must contain at least 12 characters, 1 uppercase, 1 lowercase, 1 number and 1 special character\./,
     );
     await user.type(password, "7");
     expect(password).not.toHaveAttribute("aria-invalid");
 
     const confirm = screen.getByLabelText("Confirm password");
     await user.type(confirm, "Correct-Horse-8");
+    await user.tab();
     expect(confirm).toHaveAccessibleDescription("Passwords must match.");
+  });
+
+  it("shows the password rules before the first attempt and ticks them off as the user types", async () => {
+    const user = userEvent.setup();
+    renderRegistration();
+    const password = await screen.findByLabelText("Password");
+    const rules = screen.getByRole("list", { name: "Your password needs:" });
+    expect(within(rules).getAllByRole("listitem")).toHaveLength(5);
+    expect(within(rules).getAllByText("(not yet)")).toHaveLength(5);
+    expect(password).toHaveAccessibleDescription(/At least 12 characters \(not yet\)/);
+
+    await user.type(password, "correct");
+    expect(within(rules).getByText("A lowercase letter").parentElement).toHaveTextContent("(done)");
+    expect(within(rules).getAllByText("(not yet)")).toHaveLength(4);
+    // Announced politely once typing pauses, not on every keystroke.
+    expect(screen.queryByText(/password requirements met/)).toBeNull();
+    expect(
+      await screen.findByText("1 of 5 password requirements met", {}, { timeout: 5000 }),
+    ).toHaveAttribute("aria-live", "polite");
+
+    await user.type(password, "-Horse7x");
+    expect(within(rules).queryAllByText("(not yet)")).toHaveLength(0);
+    expect(
+      await screen.findByText("5 of 5 password requirements met", {}, { timeout: 5000 }),
+    ).toBeInTheDocument();
   });
 
   it("shows and hides the password with a toggle button", async () => {
@@ -105,7 +151,7 @@ describe("the registration page", () => {
     expect(action).not.toHaveBeenCalled();
     expect(screen.getByLabelText("Email")).toHaveFocus();
     for (const label of ["Email", "Confirm email", "Password", "Confirm password"]) {
-      expect(screen.getByLabelText(label)).toHaveAccessibleDescription("This field is required.");
+      expect(screen.getByLabelText(label)).toHaveAccessibleDescription(/^This field is required\./);
     }
     const summary = screen.getByRole("alert");
     expect(summary).toHaveTextContent("There is a problem");

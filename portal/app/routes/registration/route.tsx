@@ -7,13 +7,21 @@ import { FlowMessages } from "../../flows/flow-messages.tsx";
 import { lowercaseInPlace } from "../../flows/lowercase-input.ts";
 import { nodeName } from "../../flows/node-filters.ts";
 import type { FieldState } from "../../flows/node-render-options.ts";
+import { PasswordRules } from "../../flows/password-rules.tsx";
 import { useHydrated } from "../../flows/use-hydrated.ts";
+import {
+  checkWhen,
+  focusFirstInvalid,
+  messagesFor,
+  showsError,
+  useLiveErrors,
+} from "../../flows/use-live-errors.ts";
 import { localeOf } from "../../i18n/locales.ts";
 import { useTranslator } from "../../i18n/translator-context.tsx";
 import { Alert } from "../../ui/alert.tsx";
 import { Card } from "../../ui/card.tsx";
 import { Notice } from "../../ui/notice.tsx";
-import { noticeDuration } from "../notice-query.ts";
+import { noticeDuration, noticeKind } from "../notice-query.ts";
 import { loadRegistration, submitRegistration } from "./registration.server.ts";
 import { nodnaHash } from "./nodna.ts";
 import { registrationNodes } from "./registration-nodes.ts";
@@ -33,6 +41,8 @@ export function loader({ request, context, params, url }: Route.LoaderArgs) {
 export function action({ request, context, params, url }: Route.ActionArgs) {
   return submitRegistration({ request, context, locale: localeOf(params), url });
 }
+
+const passwordRulesId = "password-rules";
 
 const emailFields: readonly string[] = [fieldNames.email, fieldNames.confirmEmail];
 
@@ -54,14 +64,10 @@ export default function Registration({ loaderData, actionData }: Route.Component
   const values: Partial<Record<string, string>> =
     actionData && "values" in actionData ? actionData.values : {};
 
-  // Live messages, keyed by the action result they started from so a new result resets them.
-  const [live, setLive] = useState<{
-    from: unknown;
-    errors: RegistrationErrors;
-    submitted: boolean;
-  }>({ from: actionData, errors: {}, submitted: false });
-  const current = live.from === actionData;
-  const liveErrors = current ? live.errors : {};
+  // Live messages belong to the action result they started from: a new result resets them.
+  const live = useLiveErrors(actionData);
+  const [typedPassword, setTypedPassword] = useState({ from: actionData, value: "" });
+  const password = typedPassword.from === actionData ? typedPassword.value : "";
 
   const nodes = registrationNodes(flow.ui.nodes);
   const fields: Record<string, FieldState> = {};
@@ -69,10 +75,16 @@ export default function Registration({ loaderData, actionData }: Route.Component
     const name = nodeName(node);
     if (name === undefined || !isRegistrationField(name)) continue;
     const state: FieldState = { value: values[name] };
-    const messages = name in liveErrors ? liveErrors[name] : serverErrors[name];
+    const messages = messagesFor(name, live.errors, serverErrors);
     if (messages) state.messages = messages;
     if (name === fieldNames.confirmEmail) state.label = t("registration.confirmEmail");
     if (name === fieldNames.confirmPassword) state.label = t("registration.confirmPassword");
+    if (name === fieldNames.password) {
+      state.details = {
+        id: passwordRulesId,
+        content: <PasswordRules id={passwordRulesId} value={password} />,
+      };
+    }
     fields[name] = state;
   }
 
@@ -86,28 +98,41 @@ export default function Registration({ loaderData, actionData }: Route.Component
 
   const revalidate = (names: readonly string[]) => {
     const input = currentInput();
-    const errors: RegistrationErrors = { ...liveErrors };
+    const errors: RegistrationErrors = {};
     for (const name of names) {
       if (isRegistrationField(name)) errors[name] = validateField(name, input);
     }
-    setLive({ from: actionData, errors, submitted: current && live.submitted });
+    live.set(errors);
+  };
+
+  /** The field itself when due (see checkWhen), and the field that must match it once changed. */
+  const check = (event: "input" | "blur", name: string) => {
+    const due = (field: string, changed: boolean) =>
+      checkWhen(event, {
+        changed,
+        showsError: showsError(messagesFor(field, live.errors, serverErrors)),
+      });
+    const dependent = dependents[name];
+    const names = [
+      ...(due(name, event === "input" || live.changed(name)) ? [name] : []),
+      ...(dependent && due(dependent, live.changed(dependent)) ? [dependent] : []),
+    ];
+    if (names.length > 0) revalidate(names);
   };
 
   const onFieldInput = (name: string, element: HTMLInputElement) => {
     if (emailFields.includes(name)) lowercaseInPlace(element);
-    const dependent = dependents[name];
-    const confirmTyped = dependent !== undefined && fieldHasValue(formRef.current, dependent);
-    revalidate(confirmTyped && dependent ? [name, dependent] : [name]);
+    if (name === fieldNames.password) setTypedPassword({ from: actionData, value: element.value });
+    live.markChanged(name);
+    check("input", name);
   };
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     const errors = validateRegistration(currentInput());
     if (Object.keys(errors).length === 0) return;
     event.preventDefault();
-    setLive({ from: actionData, errors, submitted: true });
-    const firstInvalid = Object.values(fieldNames).find((name) => errors[name]);
-    const element = firstInvalid ? event.currentTarget.elements.namedItem(firstInvalid) : null;
-    if (element instanceof HTMLInputElement) element.focus();
+    live.set(errors, { submit: true });
+    focusFirstInvalid(event.currentTarget, Object.values(fieldNames), errors);
   };
 
   return (
@@ -126,7 +151,7 @@ export default function Registration({ loaderData, actionData }: Route.Component
       {notice && (
         <Notice
           id={`${flow.id}:${notice}`}
-          kind="error"
+          kind={noticeKind(notice)}
           text={t(notice)}
           duration={noticeDuration(notice)}
         />
@@ -137,8 +162,8 @@ export default function Registration({ loaderData, actionData }: Route.Component
         nodes={nodes}
         formRef={formRef}
         onSubmit={onSubmit}
-        options={{ fields, onFieldInput, onFieldBlur: (name) => revalidate([name]) }}
-        showErrorSummary={actionData !== undefined || (current && live.submitted)}
+        options={{ fields, onFieldInput, onFieldBlur: (name) => check("blur", name) }}
+        showErrorSummary={actionData !== undefined || live.submitted}
       />
       <p className="mt-6 text-sm">
         <Link
@@ -150,9 +175,4 @@ export default function Registration({ loaderData, actionData }: Route.Component
       </p>
     </Card>
   );
-}
-
-function fieldHasValue(form: HTMLFormElement | null, name: string): boolean {
-  const element = form?.elements.namedItem(name);
-  return element instanceof HTMLInputElement && element.value !== "";
 }

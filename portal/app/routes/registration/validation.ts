@@ -49,15 +49,20 @@ export function isValidEmail(value: string): boolean {
   );
 }
 
+/** Spec §5's strength rule in parts, so the page can show each part ticking off as typed. */
+export const passwordRules = [
+  { id: "length", met: (value: string) => [...value].length >= minimumPasswordLength },
+  { id: "uppercase", met: (value: string) => /\p{Lu}/u.test(value) },
+  { id: "lowercase", met: (value: string) => /\p{Ll}/u.test(value) },
+  { id: "number", met: (value: string) => /\d/.test(value) },
+  { id: "special", met: (value: string) => /\W/.test(value) },
+] as const;
+
+export type PasswordRuleId = (typeof passwordRules)[number]["id"];
+
 /** At least 12 characters with a digit, a non-word character, a lowercase and an uppercase letter. */
 export function isStrongPassword(value: string): boolean {
-  return (
-    [...value].length >= minimumPasswordLength &&
-    /\d/.test(value) &&
-    /\W/.test(value) &&
-    /\p{Ll}/u.test(value) &&
-    /\p{Lu}/u.test(value)
-  );
+  return passwordRules.every((rule) => rule.met(value));
 }
 
 export function validateEmail(raw: string): FieldMessage[] {
