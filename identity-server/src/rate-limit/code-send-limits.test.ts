@@ -50,7 +50,7 @@ const limitedMessage = (seconds: number, wait: string) => ({
   id: 9010008,
   text: `Too many codes were requested for this address. Try again in ${wait}.`,
   type: "error",
-  context: { retry_after_seconds: seconds },
+  context: { retry_after_seconds: seconds, wait },
 });
 
 describe("codes sent per address (default 5 per 15 minutes)", () => {

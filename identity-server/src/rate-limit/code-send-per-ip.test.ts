@@ -68,7 +68,7 @@ describe("codes and notices sent per client IP (default 20 per 15 minutes)", () 
           id: 9010008,
           text: "Too many codes were requested for this address. Try again in 14 minutes.",
           type: "error",
-          context: { retry_after_seconds: 840 },
+          context: { retry_after_seconds: 840, wait: "14 minutes" },
         },
       ],
     });

@@ -87,7 +87,7 @@ describe("wrong passwords per identifier (default 10 per 15 minutes)", () => {
         id: 9010007,
         text: "Too many attempts. Try again in 13 minutes.",
         type: "error",
-        context: { retry_after_seconds: 780 },
+        context: { retry_after_seconds: 780, wait: "13 minutes" },
       },
     ]);
   });
@@ -109,7 +109,7 @@ describe("wrong passwords per identifier (default 10 per 15 minutes)", () => {
         id: 9010007,
         text: "Too many attempts. Try again in 15 minutes.",
         type: "error",
-        context: { retry_after_seconds: 900 },
+        context: { retry_after_seconds: 900, wait: "15 minutes" },
       },
     ]);
     expect(formMessages(known)[0]?.id).toBe(9010007);

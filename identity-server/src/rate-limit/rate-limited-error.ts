@@ -19,10 +19,11 @@ export class RateLimitedError extends ValidationError {
     super([
       {
         field: "",
+        // The context holds every placeholder of the text, so a UI can format its own template.
         message: uiText(
           messageId,
           { wait: englishWait(retryAfterSeconds) },
-          { retry_after_seconds: retryAfterSeconds },
+          { retry_after_seconds: retryAfterSeconds, wait: englishWait(retryAfterSeconds) },
         ),
       },
     ]);

@@ -26,7 +26,7 @@ const limited = (seconds: number, wait: string) => ({
   id: 9010007,
   text: `Too many attempts. Try again in ${wait}.`,
   type: "error",
-  context: { retry_after_seconds: seconds },
+  context: { retry_after_seconds: seconds, wait },
 });
 
 function firstMessage(flow: unknown) {

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { icuLiteral } from "./icu-literal.ts";
 import { ownMessages } from "./own-messages.ts";
 
 /** A UI text as Kratos serialises it (`uiText` in the OpenAPI spec). */
@@ -23,6 +24,8 @@ const catalogue = new Map<number, CatalogueEntry>(
   ),
 );
 
+const ownIds = new Set(ownMessages.map((entry) => entry.id));
+
 function sortedContext(context: Record<string, unknown>): Record<string, unknown> {
   // Kratos builds contexts from Go maps, which encode with sorted keys.
   return Object.fromEntries(Object.entries(context).sort(([a], [b]) => (a < b ? -1 : 1)));
@@ -39,8 +42,10 @@ export function uiText(
 ): UiText {
   const entry = catalogue.get(id);
   if (!entry || entry.text === null) throw new Error(`Unknown Kratos message id ${id}`);
+  // Kratos' own ids keep Kratos' text exactly; ours are safe for ICU formatters (icu-literal.ts).
+  const literal = ownIds.has(id) ? icuLiteral : (value: string) => value;
   const text = entry.text.replace(/\{(\w+)\}/g, (whole, key: string) =>
-    key in values ? String(values[key]) : whole,
+    key in values ? literal(String(values[key])) : whole,
   );
   const message: UiText = { id, text, type: entry.type };
   const ctx = context ?? (Object.keys(values).length > 0 ? values : undefined);
