@@ -12,6 +12,8 @@ import type { ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/root";
 import appStylesHref from "./app.css?url";
 import { getConfig } from "./config.server.ts";
+import { rateLimitOf } from "./flows/rate-limit-answer.ts";
+import { RateLimitedPage } from "./flows/rate-limited-page.tsx";
 import { useHydrated } from "./flows/use-hydrated.ts";
 import { readCookie } from "./http/cookies.server.ts";
 import { catalogueFor } from "./i18n/catalogues.server.ts";
@@ -130,9 +132,19 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
       </main>
     );
   }
+  // The identity service answered 429 (http/rate-limited.server.ts): say how long to wait.
+  const limited = rateLimitOf(error);
   return (
     <TranslatorProvider translator={createTranslator(data.locale, data.messages)}>
-      <AppShell links={data.links}>{notFound ? <NotFound /> : <SomethingWentWrong />}</AppShell>
+      <AppShell links={data.links}>
+        {limited ? (
+          <RateLimitedPage limited={limited} />
+        ) : notFound ? (
+          <NotFound />
+        ) : (
+          <SomethingWentWrong />
+        )}
+      </AppShell>
     </TranslatorProvider>
   );
 }

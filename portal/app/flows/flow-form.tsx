@@ -1,13 +1,15 @@
 import type { UiNode } from "@portal/client";
 import { useRef } from "react";
 import type { FormEvent, ReactNode, Ref } from "react";
-import { Form, useNavigation } from "react-router";
+import { Form, useActionData, useNavigation } from "react-router";
 import { ErrorSummary } from "./error-summary.tsx";
 import { FlowNode, nodeKey } from "./flow-node.tsx";
 import { isSubmitNode } from "./node-guards.ts";
+import { withTypedValues } from "./typed-values.ts";
+import { rateLimitedValues } from "./rate-limit-answer.ts";
 import type { NodeRenderOptions } from "./node-render-options.ts";
-import { useAnswerKey } from "./use-answer-key.ts";
 import { useBusyForm } from "./use-busy-form.ts";
+import { useOwnAnswer } from "./use-own-answer.ts";
 
 /**
  * A flow's nodes as a real form that posts to the route's own action (the URL keeps ?flow=).
@@ -34,16 +36,22 @@ export function FlowForm({
   showErrorSummary?: boolean;
 }) {
   const navigation = useNavigation();
-  // Changes when a submission's answer arrives, not on every location change.
-  const renderKey = useAnswerKey();
+  // Changes when the answer to this form's own submission arrives: not on other location
+  // changes, nor when another form of the page (another settings card) is answered.
+  const answer = useOwnAnswer();
+  const renderKey = String(answer.key);
   const submitting = navigation.state === "submitting";
   const ownRef = useRef<HTMLFormElement | null>(null);
   const busyHandlers = useBusyForm(ownRef, submitting);
   const nodeOptions = { ...options, submitting, renderKey };
-  const firstSubmit = nodes.findIndex(isSubmitNode);
+  // A rate-limited submission left the flow as it was: without JavaScript the page comes back
+  // from the server, so what was typed is put back into the fields (never passwords).
+  const typed = rateLimitedValues(useActionData());
+  const shown = typed ? withTypedValues(nodes, typed) : nodes;
+  const firstSubmit = shown.findIndex(isSubmitNode);
   return (
     <>
-      {showErrorSummary && <ErrorSummary nodes={nodes} options={options} />}
+      {showErrorSummary && <ErrorSummary nodes={shown} options={options} />}
       <Form
         // A new flow (new CSRF token, new fields) must not inherit the old one's DOM state.
         key={flowId}
@@ -53,11 +61,14 @@ export function FlowForm({
           ownRef.current = element;
           setRef(formRef, element);
         }}
-        onSubmit={onSubmit}
+        onSubmit={(event) => {
+          onSubmit?.(event);
+          if (!event.defaultPrevented) answer.sent();
+        }}
         aria-busy={submitting || undefined}
         {...busyHandlers}
       >
-        {nodes.map((node, index) => (
+        {shown.map((node, index) => (
           <FlowSlot key={nodeKey(node, index)} before={index === firstSubmit ? beforeSubmit : null}>
             <FlowNode node={node} options={nodeOptions} />
           </FlowSlot>

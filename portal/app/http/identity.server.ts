@@ -3,6 +3,7 @@ import type { IdentityClient } from "@portal/client";
 import type { RouterContextProvider } from "react-router";
 import { getConfig } from "../config.server.ts";
 import type { Locale } from "../i18n/locales.ts";
+import { rateLimitedFetch } from "./rate-limited.server.ts";
 import { requestInfoContext } from "./request-context.ts";
 import { sessionEntropy, sessionEntropyName } from "./session-entropy.server.ts";
 
@@ -40,7 +41,10 @@ function incomingCorrelationId(request: Request): string | undefined {
   return value !== null && correlationIdPattern.test(value) ? value : undefined;
 }
 
-/** An identity-service client acting for the browser that sent `request`. */
+/**
+ * An identity-service client acting for the browser that sent `request`. A 429 of any call is
+ * thrown as the portal's rate-limit answer (rate-limited.server.ts).
+ */
 export function identityFor(
   request: Request,
   context: Readonly<RouterContextProvider>,
@@ -49,5 +53,7 @@ export function identityFor(
   return createIdentityClient({
     basePath: getConfig().identityPublicUrl,
     headers: forwardedHeaders(request, context, locale),
+    // Looked up at call time, so tests can stub the global fetch.
+    fetchApi: rateLimitedFetch((input, init) => globalThis.fetch(input, init)),
   });
 }

@@ -2,6 +2,7 @@ import { useRef } from "react";
 import type { FormEvent } from "react";
 import { Link } from "react-router";
 import type { Route } from "./+types/route";
+import { keepFormWhenRateLimited } from "../../flows/keep-form-when-rate-limited.server.ts";
 import { FlowForm } from "../../flows/flow-form.tsx";
 import { FlowMessages } from "../../flows/flow-messages.tsx";
 import { lowercaseInPlace } from "../../flows/lowercase-input.ts";
@@ -27,7 +28,9 @@ export function loader({ request, context, params, url }: Route.LoaderArgs) {
 }
 
 export function action({ request, context, params, url }: Route.ActionArgs) {
-  return submitRecovery({ request, context, locale: localeOf(params), url });
+  return keepFormWhenRateLimited(request, () =>
+    submitRecovery({ request, context, locale: localeOf(params), url }),
+  );
 }
 
 const fieldOrder = ["email", "code"];

@@ -2,6 +2,7 @@ import { useRef, useState } from "react";
 import type { FormEvent } from "react";
 import { Link, useLocation } from "react-router";
 import type { Route } from "./+types/route";
+import { keepFormWhenRateLimited } from "../../flows/keep-form-when-rate-limited.server.ts";
 import { FlowForm } from "../../flows/flow-form.tsx";
 import { FlowMessages } from "../../flows/flow-messages.tsx";
 import { lowercaseInPlace } from "../../flows/lowercase-input.ts";
@@ -39,7 +40,9 @@ export function loader({ request, context, params, url }: Route.LoaderArgs) {
 }
 
 export function action({ request, context, params, url }: Route.ActionArgs) {
-  return submitRegistration({ request, context, locale: localeOf(params), url });
+  return keepFormWhenRateLimited(request, () =>
+    submitRegistration({ request, context, locale: localeOf(params), url }),
+  );
 }
 
 const passwordRulesId = "password-rules";

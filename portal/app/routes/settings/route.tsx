@@ -1,5 +1,6 @@
 import type { UiNode } from "@portal/client";
 import type { Route } from "./+types/route";
+import { keepFormWhenRateLimited } from "../../flows/keep-form-when-rate-limited.server.ts";
 import { FlowMessages } from "../../flows/flow-messages.tsx";
 import { inputValue } from "../../flows/node-filters.ts";
 import { localeOf } from "../../i18n/locales.ts";
@@ -16,7 +17,9 @@ export function loader({ request, context, params, url }: Route.LoaderArgs) {
 }
 
 export function action({ request, context, params, url }: Route.ActionArgs) {
-  return submitSettings({ request, context, locale: localeOf(params), url });
+  return keepFormWhenRateLimited(request, () =>
+    submitSettings({ request, context, locale: localeOf(params), url }),
+  );
 }
 
 /** A card's form posts its own group's nodes and the flow's shared ones (the CSRF token). */
