@@ -9,15 +9,19 @@ interface ForbiddenTerm {
   caseSensitive?: boolean;
 }
 
-const compiled = Object.fromEntries(
-  (["en", "es"] as const).map((language) => [
-    language,
-    (glossary[language].forbidden as readonly ForbiddenTerm[]).map((term) => ({
-      regex: new RegExp(term.pattern, term.caseSensitive ? "u" : "iu"),
-      use: term.use,
-    })),
-  ]),
-) as Record<GlossaryLanguage, readonly { regex: RegExp; use: string }[]>;
+type CompiledTerm = { regex: RegExp; use: string };
+
+function compile(terms: readonly ForbiddenTerm[]): readonly CompiledTerm[] {
+  return terms.map((term) => ({
+    regex: new RegExp(term.pattern, term.caseSensitive ? "u" : "iu"),
+    use: term.use,
+  }));
+}
+
+const compiled: Record<GlossaryLanguage, readonly CompiledTerm[]> = {
+  en: compile(glossary.en.forbidden),
+  es: compile(glossary.es.forbidden),
+};
 
 /**
  * The glossary's complaints about one text: each forbidden form it contains, with the word to

@@ -4,7 +4,8 @@ import type { ListedAddress } from "./verification-rules.ts";
 
 /**
  * The signed-in person's addresses (from their session): verified ones say so, unverified ones
- * offer to send a new code.
+ * offer to send a code ("Send code to …") while none has been sent; after that the flow's own
+ * resend button is the only one.
  */
 export function AddressList(props: { addresses: readonly ListedAddress[]; csrfToken?: string }) {
   const { t } = useTranslator();
@@ -30,7 +31,7 @@ export function AddressList(props: { addresses: readonly ListedAddress[]; csrfTo
                 csrfToken={props.csrfToken}
                 address={address.value}
                 channel={address.channel}
-                label={t("verification.resend")}
+                label={t("kratos.1010023", { address: address.value })}
                 className="mt-2"
               />
             )}

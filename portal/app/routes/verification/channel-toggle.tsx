@@ -4,7 +4,7 @@ import { secondaryButton } from "../../ui/buttons.ts";
 import type { Channel } from "./verification-rules.ts";
 
 /**
- * "Use phone instead" / "Use e-mail instead": a GET form to this page with ?channel= set, so it
+ * "Use phone instead" / "Use email instead": a GET form to this page with ?channel= set, so it
  * is a real submission without JavaScript; with it, React Router re-renders in place.
  */
 export function ChannelToggle(props: { current: Channel }) {

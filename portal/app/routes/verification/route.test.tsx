@@ -64,11 +64,18 @@ const sentBySms: VerificationFlow = {
   },
 };
 
+/** A signed-in person with a verified email and an unverified phone number. */
+const withPhone: ListedAddress[] = [
+  { value: "jane@example.gov", channel: "email", verified: true },
+  { value: "+12025550123", channel: "sms", verified: false },
+];
+
 function renderVerification(
   flow: VerificationFlow,
   options: {
     action?: ActionFunction;
     locale?: Locale;
+    signedIn?: boolean;
     addresses?: ListedAddress[];
     continueHref?: string;
     query?: string;
@@ -86,6 +93,7 @@ function renderVerification(
         notice: undefined,
         channel: channel === "sms" || channel === "email" ? channel : undefined,
         continueHref: options.continueHref,
+        signedIn: options.signedIn ?? options.addresses !== undefined,
         addresses: options.addresses ?? [],
       };
     },
@@ -216,7 +224,7 @@ describe("the verification page", () => {
   it("offers the e-mail channel after a text message, and resends to the phone as sms", async () => {
     const user = userEvent.setup();
     const { posted, action } = recordPosts();
-    renderVerification(sentBySms, { action });
+    renderVerification(sentBySms, { action, addresses: withPhone });
 
     expect(await screen.findByRole("button", { name: "Use email instead" })).toBeInTheDocument();
     await user.click(screen.getByRole("button", { name: "Resend code" }));
@@ -228,7 +236,7 @@ describe("the verification page", () => {
   it("with both a code and an address shown, needs one of them", async () => {
     const user = userEvent.setup();
     const action = vi.fn(() => null);
-    renderVerification(flows.sent, { action, query: "&channel=sms" });
+    renderVerification(flows.sent, { action, query: "&channel=sms", addresses: withPhone });
     await screen.findByRole("combobox", { name: "Country" });
 
     await user.click(screen.getByRole("button", { name: "Continue" }));
@@ -243,7 +251,7 @@ describe("the verification page", () => {
   });
 
   it("shows a wrong code (4070006) as an error, in Spanish with the right labels", async () => {
-    renderVerification(flows.wrongCode, { locale: "es" });
+    renderVerification(flows.wrongCode, { locale: "es", addresses: withPhone });
 
     expect(await screen.findByRole("alert")).toHaveTextContent(
       "El código de verificación no es válido o ya se usó. Inténtelo de nuevo.",
@@ -272,16 +280,10 @@ describe("the verification page", () => {
     expect(screen.queryByRole("textbox")).toBeNull();
   });
 
-  it("lists the signed-in person's addresses with their state and a resend for unverified ones", async () => {
+  it("lists the signed-in person's addresses with their state and a send button for unverified ones", async () => {
     const user = userEvent.setup();
     const { posted, action } = recordPosts();
-    renderVerification(flows.sent, {
-      action,
-      addresses: [
-        { value: "jane@example.gov", channel: "email", verified: true },
-        { value: "+12025550123", channel: "sms", verified: false },
-      ],
-    });
+    renderVerification(flows.initial, { action, addresses: withPhone });
 
     const list = await screen.findByRole("region", { name: "Your addresses" });
     const [verified, unverified] = within(list).getAllByRole("listitem");
@@ -290,9 +292,38 @@ describe("the verification page", () => {
     expect(within(verified).queryByRole("button")).toBeNull();
     expect(unverified).toHaveTextContent("+12025550123Unverified");
 
-    await user.click(within(unverified).getByRole("button", { name: "Resend verification code" }));
+    await user.click(within(unverified).getByRole("button", { name: "Send code to +12025550123" }));
 
     await waitFor(() => expect(posted).toHaveLength(1));
     expect(posted[0]).toMatchObject({ sms: "+12025550123", channel: "sms", method: "code" });
+  });
+
+  it("says where the code went and has one resend button, the address list's included", async () => {
+    renderVerification(flows.sent, { addresses: withPhone });
+
+    expect(await screen.findByText("Enter the code we sent to dev@ory.dev.")).toBeVisible();
+    expect(screen.getAllByRole("button", { name: /resend|send code/i })).toHaveLength(1);
+    expect(screen.getByRole("button", { name: "Resend code" })).toBeInTheDocument();
+    expect(await screen.findByRole("region", { name: "Your addresses" })).toBeInTheDocument();
+  });
+
+  it("offers the phone channel to a signed-in person only when they have a phone number", async () => {
+    const emailOnly: ListedAddress[] = [
+      { value: "jane@example.gov", channel: "email", verified: false },
+    ];
+    renderVerification(flows.initial, { addresses: emailOnly, query: "&channel=sms" });
+
+    // ?channel=sms is not honoured either: the email field stays.
+    expect(await screen.findByLabelText("Email")).toBeInTheDocument();
+    expect(screen.queryByLabelText("Phone number")).toBeNull();
+    expect(screen.queryByRole("button", { name: "Use phone instead" })).toBeNull();
+  });
+
+  it("without a session, offers only the channel of the address a code went to", async () => {
+    renderVerification(sentBySms, { query: "&channel=email" });
+
+    expect(await screen.findByText("Enter the code we sent to +12025550123.")).toBeVisible();
+    expect(screen.queryByLabelText("Email")).toBeNull();
+    expect(screen.queryByRole("button", { name: /instead/ })).toBeNull();
   });
 });

@@ -1,5 +1,4 @@
 import type { Route } from "./+types/route";
-import { keepFormWhenRateLimited } from "../../flows/keep-form-when-rate-limited.server.ts";
 import { FlowMessages } from "../../flows/flow-messages.tsx";
 import { fromUiText, translateMessage } from "../../flows/messages.ts";
 import { findInput, inputValue } from "../../flows/node-filters.ts";
@@ -18,15 +17,14 @@ import { CodeForm } from "./code-form.tsx";
 import { ResendForm } from "./resend-form.tsx";
 import { loadVerification, submitVerification } from "./verification.server.ts";
 import { resendNode, sentChannel, verificationFormNodes } from "./verification-nodes.ts";
+import { offersOtherChannel } from "./verification-rules.ts";
 
 export function loader({ request, context, params, url }: Route.LoaderArgs) {
   return loadVerification({ request, context, locale: localeOf(params), url });
 }
 
 export function action({ request, context, params, url }: Route.ActionArgs) {
-  return keepFormWhenRateLimited(request, () =>
-    submitVerification({ request, context, locale: localeOf(params), url }),
-  );
+  return submitVerification({ request, context, locale: localeOf(params), url });
 }
 
 export default function Verification({ loaderData, actionData }: Route.ComponentProps) {
@@ -43,8 +41,14 @@ export default function Verification({ loaderData, actionData }: Route.Component
 
   const passed = flow.state === "passed_challenge";
   const sent = sentChannel(flow);
-  // Spec §4: after an SMS the e-mail channel is offered, and vice versa; ?channel= switches.
-  const chosen = loaderData.channel;
+  // Spec §4: after an SMS the email channel is offered, and vice versa; ?channel= switches, but
+  // only to a channel the page offers (the phone only to someone with a phone number).
+  const switchable = offersOtherChannel({
+    signedIn: loaderData.signedIn,
+    addresses: loaderData.addresses,
+    codeSent: sent !== undefined,
+  });
+  const chosen = switchable ? loaderData.channel : undefined;
   const channel = chosen ?? sent ?? "email";
   // The address field shows until a code is sent, and again when the user switches channel.
   const withAddress = flow.state === "choose_method" || (chosen !== undefined && chosen !== sent);
@@ -52,6 +56,8 @@ export default function Verification({ loaderData, actionData }: Route.Component
   const csrfToken = inputValue(flow.ui.nodes, "csrf_token");
   const resend = resendNode(flow.ui.nodes);
   const resendAddress = typeof resend?.attributes.value === "string" ? resend.attributes.value : "";
+  // The one resend button is the flow's; the address list only sends before any code went out.
+  const listCsrfToken = passed || resend !== undefined ? undefined : csrfToken;
 
   const continueNode = flow.ui.nodes.find((node) => isAnchorAttributes(node.attributes));
   const continueLabel =
@@ -61,7 +67,10 @@ export default function Verification({ loaderData, actionData }: Route.Component
   const description = passed
     ? undefined
     : findInput(nodes, "code")
-      ? t("verification.description.code")
+      ? // Say where the code went: the address the person entered, as the flow sends it back.
+        resendAddress !== "" && !withAddress
+        ? t("verification.description.codeSentTo", { address: resendAddress })
+        : t("verification.description.code")
       : t(channel === "sms" ? "verification.description.sms" : "verification.description.email");
 
   return (
@@ -112,10 +121,10 @@ export default function Verification({ loaderData, actionData }: Route.Component
               className="mt-3"
             />
           )}
-          <ChannelToggle current={channel} />
+          {switchable && <ChannelToggle current={channel} />}
         </>
       )}
-      <AddressList addresses={loaderData.addresses} csrfToken={passed ? undefined : csrfToken} />
+      <AddressList addresses={loaderData.addresses} csrfToken={listCsrfToken} />
       <p className="mt-6 text-sm">
         <GoBackLink fallback={`/${locale}/login`} label={t("flow.goBack")} />
       </p>

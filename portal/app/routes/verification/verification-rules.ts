@@ -16,6 +16,21 @@ export interface ListedAddress {
   verified: boolean;
 }
 
+/**
+ * Whether the page offers the other channel ("Use phone instead" / "Use email instead"). Someone
+ * signed in is offered the phone only if their identity has a phone number. Without a session
+ * the page cannot know, so both stay open until a code is sent; after that only the channel of
+ * the address entered remains.
+ */
+export function offersOtherChannel(args: {
+  signedIn: boolean;
+  addresses: readonly ListedAddress[];
+  codeSent: boolean;
+}): boolean {
+  if (args.signedIn) return args.addresses.some((address) => address.channel === "sms");
+  return !args.codeSent;
+}
+
 /** The address field is called `email` in both modes: Kratos accepts phone numbers there. */
 export const addressField = "email";
 

@@ -64,6 +64,7 @@ export async function loadVerification(args: VerificationArgs) {
       notice: noticeFromQuery(query.get(noticeParam)),
       channel: isChannel(channel) ? channel : undefined,
       continueHref: continueHref(flow.ui.nodes),
+      signedIn: session?.ok === true,
       addresses: session?.ok ? listedAddresses(session.data) : [],
     },
     { headers: setCookieHeaders([...page.setCookies, ...(session?.setCookies ?? [])]) },
