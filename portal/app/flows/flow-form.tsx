@@ -8,8 +8,8 @@ import { isSubmitNode } from "./node-guards.ts";
 import { withTypedValues } from "./typed-values.ts";
 import { rateLimitedValues } from "./rate-limit-answer.ts";
 import type { NodeRenderOptions } from "./node-render-options.ts";
-import { useAnswerKey } from "./use-answer-key.ts";
 import { useBusyForm } from "./use-busy-form.ts";
+import { useOwnAnswer } from "./use-own-answer.ts";
 
 /**
  * A flow's nodes as a real form that posts to the route's own action (the URL keeps ?flow=).
@@ -36,8 +36,10 @@ export function FlowForm({
   showErrorSummary?: boolean;
 }) {
   const navigation = useNavigation();
-  // Changes when a submission's answer arrives, not on every location change.
-  const renderKey = useAnswerKey();
+  // Changes when the answer to this form's own submission arrives: not on other location
+  // changes, nor when another form of the page (another settings card) is answered.
+  const answer = useOwnAnswer();
+  const renderKey = String(answer.key);
   const submitting = navigation.state === "submitting";
   const ownRef = useRef<HTMLFormElement | null>(null);
   const busyHandlers = useBusyForm(ownRef, submitting);
@@ -59,7 +61,10 @@ export function FlowForm({
           ownRef.current = element;
           setRef(formRef, element);
         }}
-        onSubmit={onSubmit}
+        onSubmit={(event) => {
+          onSubmit?.(event);
+          if (!event.defaultPrevented) answer.sent();
+        }}
         aria-busy={submitting || undefined}
         {...busyHandlers}
       >

@@ -23,7 +23,7 @@ export interface NodeRenderOptions {
   onFieldInput?: (name: string, input: HTMLInputElement) => void;
   onFieldBlur?: (name: string, input: HTMLInputElement) => void;
   /**
-   * Changes when the answer to a submission arrives (see useAnswerKey). Password inputs are
+   * Changes when the answer to this form's submission arrives (see useOwnAnswer). Password inputs are
    * keyed by it: the identity service never sends a password back, so after a failed
    * submission the field must be empty, as it is without JavaScript.
    */

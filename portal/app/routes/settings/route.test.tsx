@@ -104,7 +104,7 @@ describe("the settings page", () => {
     expect(within(profile).getByLabelText("Phone number")).toHaveFocus();
   });
 
-  it("checks the new password live like registration, with its own confirmation", async () => {
+  it("checks the new password like registration, with its rules and its own confirmation", async () => {
     const user = userEvent.setup();
     renderSettings(fresh);
     const card = await screen.findByRole("region", { name: "Change password" });
@@ -112,19 +112,61 @@ describe("the settings page", () => {
     const confirm = within(card).getByLabelText("Confirm new password");
     expect(password).toHaveAttribute("autocomplete", "new-password");
     expect(confirm).toHaveAttribute("autocomplete", "new-password");
+    const rules = within(card).getByRole("list", { name: "Your password needs:" });
+    expect(within(rules).getAllByText("(not yet)")).toHaveLength(5);
+
+    // Passing through the empty fields says nothing.
+    await user.click(password);
+    await user.tab();
+    expect(password).not.toHaveAttribute("aria-invalid");
 
     await user.type(password, "Brand-New");
+    expect(password).not.toHaveAttribute("aria-invalid");
+    expect(within(rules).getAllByText("(not yet)")).toHaveLength(2);
+    await user.tab();
     expect(password).toHaveAccessibleDescription(
-      "Password must contain at least 12 characters, 1 uppercase, 1 lowercase, 1 number and 1 special character.",
+      /^Password must contain at least 12 characters, 1 uppercase, 1 lowercase, 1 number and 1 special character\./,
     );
     await user.type(password, "-Secret-42");
     expect(password).not.toHaveAttribute("aria-invalid");
+    expect(within(rules).queryAllByText("(not yet)")).toHaveLength(0);
 
     await user.type(confirm, "Brand-New-Secret-43");
+    await user.tab();
     expect(confirm).toHaveAccessibleDescription("Passwords must match.");
 
     await user.click(within(card).getByRole("button", { name: "Show New password" }));
     expect(password).toHaveAttribute("type", "text");
+  });
+
+  it("keeps a card's messages while another card is saved, and clears them when it is saved itself", async () => {
+    const user = userEvent.setup();
+    const { posted, action } = recordPosts();
+    renderSettings(fresh, { action });
+    const card = await screen.findByRole("region", { name: "Change password" });
+    const profile = screen.getByRole("region", { name: "Profile" });
+    const confirm = within(card).getByLabelText("Confirm new password");
+    await user.type(within(card).getByLabelText("New password"), "Brand-New-Secret-42");
+    await user.type(confirm, "Brand-New-Secret-4");
+    await user.tab();
+    expect(confirm).toHaveAccessibleDescription("Passwords must match.");
+
+    await user.click(within(profile).getByRole("button", { name: "Save" }));
+    await waitFor(() => expect(posted).toHaveLength(1));
+    await waitFor(() =>
+      expect(within(profile).getByRole("button", { name: "Save" })).toBeEnabled(),
+    );
+    expect(confirm).toHaveAccessibleDescription("Passwords must match.");
+
+    await user.type(confirm, "2");
+    await user.click(within(card).getByRole("button", { name: "Save" }));
+    await waitFor(() => expect(posted).toHaveLength(2));
+    await waitFor(() => expect(within(card).getByRole("button", { name: "Save" })).toBeEnabled());
+    expect(within(card).getByLabelText("Confirm new password")).not.toHaveAttribute("aria-invalid");
+    // Saved: the fields start over, and leaving them untouched says nothing.
+    await user.click(within(card).getByLabelText("Confirm new password"));
+    await user.tab();
+    expect(within(card).getByLabelText("Confirm new password")).not.toHaveAttribute("aria-invalid");
   });
 
   it("posts the password card on its own, and only when both checks pass", async () => {
@@ -205,7 +247,7 @@ describe("the settings page", () => {
     renderSettings(rejected);
 
     expect(await screen.findByLabelText("New password")).toHaveAccessibleDescription(
-      "Your password is too short: use at least 12 characters (you entered 5).",
+      /^Your password is too short: use at least 12 characters \(you entered 5\)\./,
     );
   });
 

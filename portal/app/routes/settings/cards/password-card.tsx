@@ -1,10 +1,19 @@
 import type { UiNode } from "@portal/client";
-import { useRef } from "react";
+import { useRef, useState } from "react";
 import type { FormEvent } from "react";
 import { FlowForm } from "../../../flows/flow-form.tsx";
 import { insertAfter } from "../../../flows/node-filters.ts";
 import type { FieldState } from "../../../flows/node-render-options.ts";
-import { focusFirstInvalid, messagesFor, useLiveErrors } from "../../../flows/use-live-errors.ts";
+import { PasswordRules } from "../../../flows/password-rules.tsx";
+import {
+  checkWhen,
+  focusFirstInvalid,
+  messagesFor,
+  showsError,
+  useLiveErrors,
+} from "../../../flows/use-live-errors.ts";
+import type { FieldErrors } from "../../../flows/use-live-errors.ts";
+import { useOwnAnswer } from "../../../flows/use-own-answer.ts";
 import { useTranslator } from "../../../i18n/translator-context.tsx";
 import { validateConfirmPassword, validatePassword } from "../../registration/validation.ts";
 import { checkPasswordChange, passwordFields } from "../settings-rules.ts";
@@ -30,16 +39,32 @@ const confirmNode: UiNode = {
 
 const order = [passwordFields.password, passwordFields.confirm];
 
-/** Change password: the registration rules, live, with a confirmation the portal adds. */
-export function PasswordCard({ flow, nodes, result, resultKey }: SettingsCardProps) {
+const rulesId = "settings-password-rules";
+
+/**
+ * Change password: the registration rules, with their checklist, and a confirmation the portal
+ * adds. Its messages belong to this card's own answers: another card being saved keeps them,
+ * this card being saved clears them.
+ */
+export function PasswordCard({ flow, nodes, result }: SettingsCardProps) {
   const { t } = useTranslator();
   const formRef = useRef<HTMLFormElement>(null);
-  const live = useLiveErrors(resultKey);
+  const answer = useOwnAnswer();
+  const live = useLiveErrors(answer.key);
+  const [typed, setTyped] = useState({ from: answer.key, value: "" });
   const serverErrors = result?.fieldErrors ?? {};
   const formNodes = insertAfter(nodes, passwordFields.password, [confirmNode]);
 
   const fields: Record<string, FieldState> = {
-    [passwordFields.password]: { label: t("settings.password.new") },
+    [passwordFields.password]: {
+      label: t("settings.password.new"),
+      details: {
+        id: rulesId,
+        content: (
+          <PasswordRules id={rulesId} value={typed.from === answer.key ? typed.value : ""} />
+        ),
+      },
+    },
     [passwordFields.confirm]: { label: t("settings.password.confirm") },
   };
   for (const name of order) {
@@ -52,20 +77,28 @@ export function PasswordCard({ flow, nodes, result, resultKey }: SettingsCardPro
     const element = formRef.current?.elements.namedItem(name);
     return element instanceof HTMLInputElement ? element.value : "";
   };
-  const revalidate = (name: string) => {
+  const due = (event: "input" | "blur", name: string) =>
+    checkWhen(event, {
+      changed: event === "input" || live.changed(name),
+      showsError: showsError(messagesFor(name, live.errors, serverErrors)),
+    });
+  /** The field when due (see checkWhen); the confirmation follows the password it must match. */
+  const check = (event: "input" | "blur", name: string) => {
     const password = valueOf(passwordFields.password);
     const confirm = valueOf(passwordFields.confirm);
-    if (name === passwordFields.password) {
-      live.set({
-        [passwordFields.password]: validatePassword(password),
-        // Once the confirmation has been typed, it follows the password it must match.
-        ...(confirm === ""
-          ? {}
-          : { [passwordFields.confirm]: validateConfirmPassword(password, confirm) }),
-      });
-    } else if (name === passwordFields.confirm) {
-      live.set({ [passwordFields.confirm]: validateConfirmPassword(password, confirm) });
+    const changes: FieldErrors = {};
+    if (name === passwordFields.password && due(event, name)) {
+      changes[name] = validatePassword(password);
     }
+    const confirmDue =
+      name === passwordFields.confirm
+        ? due(event, name)
+        : checkWhen(event, {
+            changed: live.changed(passwordFields.confirm),
+            showsError: showsError(messagesFor(passwordFields.confirm, live.errors, serverErrors)),
+          });
+    if (confirmDue) changes[passwordFields.confirm] = validateConfirmPassword(password, confirm);
+    if (Object.keys(changes).length > 0) live.set(changes);
   };
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
@@ -73,7 +106,10 @@ export function PasswordCard({ flow, nodes, result, resultKey }: SettingsCardPro
       valueOf(passwordFields.password),
       valueOf(passwordFields.confirm),
     );
-    if (Object.keys(errors).length === 0) return;
+    if (Object.keys(errors).length === 0) {
+      answer.sent();
+      return;
+    }
     event.preventDefault();
     live.set(errors, { submit: true });
     focusFirstInvalid(event.currentTarget, order, errors);
@@ -88,8 +124,14 @@ export function PasswordCard({ flow, nodes, result, resultKey }: SettingsCardPro
         onSubmit={onSubmit}
         options={{
           fields,
-          onFieldInput: (name) => revalidate(name),
-          onFieldBlur: (name) => revalidate(name),
+          onFieldInput: (name, input) => {
+            if (name === passwordFields.password) {
+              setTyped({ from: answer.key, value: input.value });
+            }
+            live.markChanged(name);
+            check("input", name);
+          },
+          onFieldBlur: (name) => check("blur", name),
         }}
         showErrorSummary={result !== undefined || live.submitted}
       />

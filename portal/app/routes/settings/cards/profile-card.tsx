@@ -3,6 +3,7 @@ import type { FormEvent } from "react";
 import { FlowForm } from "../../../flows/flow-form.tsx";
 import type { FieldState, NodeRenderOptions } from "../../../flows/node-render-options.ts";
 import { messagesFor, useLiveErrors } from "../../../flows/use-live-errors.ts";
+import { useOwnAnswer } from "../../../flows/use-own-answer.ts";
 import { useTranslator } from "../../../i18n/translator-context.tsx";
 import { PhoneNodeField } from "../../../ui/phone/phone-node-field.tsx";
 import { phoneMessages } from "../settings-rules.ts";
@@ -16,9 +17,11 @@ const phoneTrait = "traits.phone";
  * The profile traits. The e-mail is shown but cannot be changed here (the action sends the
  * stored one); the phone number uses the phone picker and can be cleared.
  */
-export function ProfileCard({ flow, nodes, result, resultKey }: SettingsCardProps) {
+export function ProfileCard({ flow, nodes, result }: SettingsCardProps) {
   const { t } = useTranslator();
-  const live = useLiveErrors(resultKey);
+  // This card's messages last until this card is saved, whatever other cards do meanwhile.
+  const answer = useOwnAnswer();
+  const live = useLiveErrors(answer.key);
   /** Whether the picker holds a valid number; undefined until it has reported. */
   const phoneValid = useRef<boolean | undefined>(undefined);
   const serverErrors = result?.fieldErrors ?? {};
@@ -49,7 +52,10 @@ export function ProfileCard({ flow, nodes, result, resultKey }: SettingsCardProp
   };
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    if (phoneValid.current !== false) return;
+    if (phoneValid.current !== false) {
+      answer.sent();
+      return;
+    }
     event.preventDefault();
     live.set({ [phoneTrait]: [phoneMessages.invalid] }, { submit: true });
     const input = event.currentTarget.querySelector<HTMLInputElement>(`input[type="tel"]`);
