@@ -1,4 +1,5 @@
 import type { Route } from "./+types/route";
+import { keepFormWhenRateLimited } from "../../flows/keep-form-when-rate-limited.server.ts";
 import { FlowMessages } from "../../flows/flow-messages.tsx";
 import { fromUiText, translateMessage } from "../../flows/messages.ts";
 import { findInput, inputValue } from "../../flows/node-filters.ts";
@@ -24,7 +25,9 @@ export function loader({ request, context, params, url }: Route.LoaderArgs) {
 }
 
 export function action({ request, context, params, url }: Route.ActionArgs) {
-  return submitVerification({ request, context, locale: localeOf(params), url });
+  return keepFormWhenRateLimited(request, () =>
+    submitVerification({ request, context, locale: localeOf(params), url }),
+  );
 }
 
 export default function Verification({ loaderData, actionData }: Route.ComponentProps) {
