@@ -22,7 +22,7 @@ export function personDetails(session: DemoSession): string {
       : undefined;
   const amr = Array.isArray(claims.amr) ? claims.amr.filter((m) => typeof m === "string") : [];
   return `<dl>
-${row("E-mail", email, "signed-in-email")}
+${row("Email", email, "signed-in-email")}
 ${row("Name", name)}
 ${row("Subject", text(claims.sub), "signed-in-subject")}
 ${row("Signed in at", authTime, "signed-in-auth-time")}
