@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { defineConfig } from "@playwright/test";
 
-import { mainStack, timedStack, type Stack } from "./stacks.ts";
+import { mainStack, strictStack, timedStack, type Stack } from "./stacks.ts";
 import { scaled, timeScale } from "./timing.ts";
 
 export const portalUrl = mainStack.portalUrl;
@@ -52,5 +52,9 @@ export default defineConfig({
       ],
     },
   },
-  webServer: [webServer("main", mainStack), webServer("timed", timedStack)],
+  webServer: [
+    webServer("main", mainStack),
+    webServer("timed", timedStack),
+    webServer("strict", strictStack),
+  ],
 });

@@ -68,3 +68,10 @@ export const timedStack = stack(50, {
   PORTAL_IDLE_TIMEOUT_MS: String(scaled(12_000)),
   PORTAL_IDLE_PROMPT_MS: String(scaled(5_000)),
 });
+
+/**
+ * Strict mode (issue 15): the identity server with every addition of ours off
+ * (IDENTITY_ORY_EXTENSIONS=false), answering as Kratos and Hydra would; strict-mode.spec.ts runs
+ * the portal's core journeys against it.
+ */
+export const strictStack = stack(100, { IDENTITY_ORY_EXTENSIONS: "false" });
