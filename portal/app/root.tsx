@@ -27,6 +27,7 @@ import type { Theme } from "./theme/theme.ts";
 import { ThemeContext } from "./theme/theme-context.tsx";
 import { AppShell } from "./ui/app-shell.tsx";
 import { Card } from "./ui/card.tsx";
+import { RouteFocus } from "./ui/route-focus.tsx";
 
 /**
  * The session lifecycle (whoami check, fingerprint, idle timer) renders nothing on the server
@@ -112,6 +113,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
       <AppShell links={loaderData.links}>
         <Outlet />
       </AppShell>
+      <RouteFocus />
       {hydrated && (
         <Suspense fallback={null}>
           <SessionLifecycle settings={loaderData.session} />

@@ -1,4 +1,5 @@
 import type { UiNode } from "@portal/client";
+import type { Ref } from "react";
 import { useTranslator } from "../i18n/translator-context.tsx";
 import { Alert } from "../ui/alert.tsx";
 import { nodeMessages, translateMessage } from "./messages.ts";
@@ -10,7 +11,15 @@ import type { NodeRenderOptions } from "./node-render-options.ts";
  * After a submission, one announced list of what needs fixing, each item a link to its field.
  * (Field messages themselves are only polite, so typing does not interrupt the user.)
  */
-export function ErrorSummary(props: { nodes: readonly UiNode[]; options?: NodeRenderOptions }) {
+export function ErrorSummary({
+  ref,
+  ...props
+}: {
+  nodes: readonly UiNode[];
+  options?: NodeRenderOptions;
+  /** Focus lands here after a failed submission (see focusAfterAnswer). */
+  ref?: Ref<HTMLDivElement>;
+}) {
   const translator = useTranslator();
   const items = props.nodes.flatMap((node) => {
     if (!isInputNode(node)) return [];
@@ -25,7 +34,7 @@ export function ErrorSummary(props: { nodes: readonly UiNode[]; options?: NodeRe
   });
   if (items.length === 0) return null;
   return (
-    <Alert status="error" title={translator.t("form.errorSummary")}>
+    <Alert status="error" title={translator.t("form.errorSummary")} ref={ref} tabIndex={-1}>
       <ul className="mt-1 list-disc pl-5">
         {items.map((item) => (
           <li key={item.text}>

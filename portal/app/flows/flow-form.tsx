@@ -1,8 +1,9 @@
 import type { UiNode } from "@portal/client";
-import { useRef } from "react";
+import { useEffect, useRef } from "react";
 import type { FormEvent, ReactNode, Ref } from "react";
 import { Form, useActionData, useNavigation } from "react-router";
 import { ErrorSummary } from "./error-summary.tsx";
+import { focusAfterAnswer } from "./focus-after-answer.ts";
 import { FlowNode, nodeKey } from "./flow-node.tsx";
 import { isSubmitNode } from "./node-guards.ts";
 import { withTypedValues } from "./typed-values.ts";
@@ -42,7 +43,13 @@ export function FlowForm({
   const renderKey = String(answer.key);
   const submitting = navigation.state === "submitting";
   const ownRef = useRef<HTMLFormElement | null>(null);
+  const summaryRef = useRef<HTMLDivElement | null>(null);
   const busyHandlers = useBusyForm(ownRef, submitting);
+  useEffect(() => {
+    // The answer to this form's submission arrived and the page stayed: show what went wrong.
+    if (answer.key === 0 || !ownRef.current) return;
+    focusAfterAnswer(ownRef.current, summaryRef.current);
+  }, [answer.key]);
   const nodeOptions = { ...options, submitting, renderKey };
   // A rate-limited submission left the flow as it was: without JavaScript the page comes back
   // from the server, so what was typed is put back into the fields (never passwords).
@@ -51,7 +58,7 @@ export function FlowForm({
   const firstSubmit = shown.findIndex(isSubmitNode);
   return (
     <>
-      {showErrorSummary && <ErrorSummary nodes={shown} options={options} />}
+      {showErrorSummary && <ErrorSummary nodes={shown} options={options} ref={summaryRef} />}
       <Form
         // A new flow (new CSRF token, new fields) must not inherit the old one's DOM state.
         key={flowId}

@@ -5,6 +5,7 @@ import type { Route } from "./+types/route";
 import { keepFormWhenRateLimited } from "../../flows/keep-form-when-rate-limited.server.ts";
 import { FlowForm } from "../../flows/flow-form.tsx";
 import { FlowMessages } from "../../flows/flow-messages.tsx";
+import { codeErrorsOnField } from "../../flows/code-errors.ts";
 import { localeOf } from "../../i18n/locales.ts";
 import { useTranslator } from "../../i18n/translator-context.tsx";
 import { Alert } from "../../ui/alert.tsx";
@@ -64,7 +65,9 @@ const rememberMeName = "remember_me";
 export default function Login({ loaderData, actionData }: Route.ComponentProps) {
   const { t, locale } = useTranslator();
   const formRef = useRef<HTMLFormElement>(null);
-  const flow = actionData && "flow" in actionData ? actionData.flow : loaderData.flow;
+  const flow = codeErrorsOnField(
+    actionData && "flow" in actionData ? actionData.flow : loaderData.flow,
+  );
   const notice = actionData && "notice" in actionData ? actionData.notice : loaderData.notice;
   const mode = flow.refresh ? "refresh" : flow.requested_aal === "aal2" ? "aal2" : "plain";
   const secondFactor = flow.requested_aal === "aal2";

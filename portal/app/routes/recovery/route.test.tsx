@@ -125,10 +125,12 @@ describe("the recovery page", () => {
   it("shows a wrong code (4060006) as an error", async () => {
     renderRecovery("wrongCode", { locale: "es" });
 
-    expect(await screen.findByRole("alert")).toHaveTextContent(
+    // Said on the code field (marked invalid, described by it), as settings does.
+    const code = await screen.findByLabelText("Código de recuperación");
+    expect(code).toHaveAttribute("aria-invalid", "true");
+    expect(code).toHaveAccessibleDescription(
       "El código de recuperación no es válido o ya se usó. Inténtelo de nuevo.",
     );
-    expect(screen.getByLabelText("Código de recuperación")).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Reenviar el código" })).toBeInTheDocument();
   });
 });

@@ -5,6 +5,7 @@ import type { Route } from "./+types/route";
 import { keepFormWhenRateLimited } from "../../flows/keep-form-when-rate-limited.server.ts";
 import { FlowForm } from "../../flows/flow-form.tsx";
 import { FlowMessages } from "../../flows/flow-messages.tsx";
+import { codeErrorsOnField } from "../../flows/code-errors.ts";
 import { lowercaseInPlace } from "../../flows/lowercase-input.ts";
 import type { FieldState } from "../../flows/node-render-options.ts";
 import {
@@ -38,7 +39,9 @@ const fieldOrder = ["email", "code"];
 export default function Recovery({ loaderData, actionData }: Route.ComponentProps) {
   const { t, locale } = useTranslator();
   const formRef = useRef<HTMLFormElement>(null);
-  const flow = actionData && "flow" in actionData ? actionData.flow : loaderData.flow;
+  const flow = codeErrorsOnField(
+    actionData && "flow" in actionData ? actionData.flow : loaderData.flow,
+  );
   const notice = actionData && "notice" in actionData ? actionData.notice : loaderData.notice;
   const serverErrors: FieldErrors =
     actionData && "fieldErrors" in actionData ? actionData.fieldErrors : {};

@@ -253,10 +253,12 @@ describe("the verification page", () => {
   it("shows a wrong code (4070006) as an error, in Spanish with the right labels", async () => {
     renderVerification(flows.wrongCode, { locale: "es", addresses: withPhone });
 
-    expect(await screen.findByRole("alert")).toHaveTextContent(
+    // Said on the code field (marked invalid, described by it), as settings does.
+    const code = await screen.findByLabelText("Código de verificación");
+    expect(code).toHaveAttribute("aria-invalid", "true");
+    expect(code).toHaveAccessibleDescription(
       "El código de verificación no es válido o ya se usó. Inténtelo de nuevo.",
     );
-    expect(screen.getByLabelText("Código de verificación")).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Reenviar el código" })).toBeInTheDocument();
     expect(
       screen.getByRole("button", { name: "Usar el teléfono en su lugar" }),

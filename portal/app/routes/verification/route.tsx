@@ -1,6 +1,7 @@
 import type { Route } from "./+types/route";
 import { keepFormWhenRateLimited } from "../../flows/keep-form-when-rate-limited.server.ts";
 import { FlowMessages } from "../../flows/flow-messages.tsx";
+import { codeErrorsOnField } from "../../flows/code-errors.ts";
 import { fromUiText, translateMessage } from "../../flows/messages.ts";
 import { findInput, inputValue } from "../../flows/node-filters.ts";
 import { isAnchorAttributes } from "../../flows/node-guards.ts";
@@ -34,7 +35,7 @@ export default function Verification({ loaderData, actionData }: Route.Component
   const translator = useTranslator();
   const { t, locale } = translator;
   const fromAction = actionData && "flow" in actionData ? actionData : undefined;
-  const flow = fromAction?.flow ?? loaderData.flow;
+  const flow = codeErrorsOnField(fromAction?.flow ?? loaderData.flow);
   const continueHref = fromAction ? fromAction.continueHref : loaderData.continueHref;
   const notice = actionData && "notice" in actionData ? actionData.notice : loaderData.notice;
   const serverErrors: FieldErrors =
