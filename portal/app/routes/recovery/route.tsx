@@ -9,8 +9,10 @@ import { codeErrorsOnField } from "../../flows/code-errors.ts";
 import { lowercaseInPlace } from "../../flows/lowercase-input.ts";
 import type { FieldState } from "../../flows/node-render-options.ts";
 import {
+  checkWhen,
   focusFirstInvalid,
   messagesFor,
+  showsError,
   submitterName,
   useLiveErrors,
 } from "../../flows/use-live-errors.ts";
@@ -60,9 +62,20 @@ export default function Recovery({ loaderData, actionData }: Route.ComponentProp
   const onFieldInput = (name: string, input: HTMLInputElement) => {
     if (name === "email") {
       lowercaseInPlace(input);
-      live.set({ email: validateEmail(input.value) });
+      live.markChanged(name);
+      // While typing, only an error already shown is checked again (see checkWhen).
+      if (showsError(messagesFor(name, live.errors, serverErrors))) {
+        live.set({ email: validateEmail(input.value) });
+      }
     } else if (name === "code" && messagesFor(name, live.errors, serverErrors)?.length) {
       live.set({ code: input.value.trim() === "" ? [messages.required] : [] });
+    }
+  };
+
+  const onFieldBlur = (name: string, input: HTMLInputElement) => {
+    const shown = showsError(messagesFor(name, live.errors, serverErrors));
+    if (name === "email" && checkWhen("blur", { changed: live.changed(name), showsError: shown })) {
+      live.set({ email: validateEmail(input.value) });
     }
   };
 
@@ -109,9 +122,7 @@ export default function Recovery({ loaderData, actionData }: Route.ComponentProp
           fields,
           secondaryButtons: ["email"],
           onFieldInput,
-          onFieldBlur: (name, input) => {
-            if (name === "email") live.set({ email: validateEmail(input.value) });
-          },
+          onFieldBlur,
         }}
         showErrorSummary={actionData !== undefined || live.submitted}
       />

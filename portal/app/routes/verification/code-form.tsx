@@ -4,7 +4,13 @@ import type { FormEvent } from "react";
 import { FlowForm } from "../../flows/flow-form.tsx";
 import { lowercaseInPlace } from "../../flows/lowercase-input.ts";
 import type { FieldState, NodeRenderOptions } from "../../flows/node-render-options.ts";
-import { focusFirstInvalid, messagesFor, useLiveErrors } from "../../flows/use-live-errors.ts";
+import {
+  checkWhen,
+  focusFirstInvalid,
+  messagesFor,
+  showsError,
+  useLiveErrors,
+} from "../../flows/use-live-errors.ts";
 import type { FieldErrors } from "../../flows/use-live-errors.ts";
 import { PhoneNodeField } from "../../ui/phone/phone-node-field.tsx";
 import { isValidEmail, messages } from "../registration/validation.ts";
@@ -42,13 +48,24 @@ export function CodeForm(props: {
     fields[name] = state;
   }
 
+  const checkAddress = (input: HTMLInputElement) => {
+    const email = input.value.trim();
+    live.set({
+      [addressField]: email === "" || isValidEmail(email) ? [] : [messages.invalidEmail],
+    });
+  };
+  const onFieldBlur = (name: string, input: HTMLInputElement) => {
+    if (name !== addressField || channel !== "email") return;
+    const shown = showsError(messagesFor(name, live.errors, serverErrors));
+    if (checkWhen("blur", { changed: live.changed(name), showsError: shown })) checkAddress(input);
+  };
+
   const onFieldInput = (name: string, input: HTMLInputElement) => {
     if (name === addressField && channel === "email") {
       lowercaseInPlace(input);
-      const email = input.value.trim();
-      live.set({
-        [addressField]: email === "" || isValidEmail(email) ? [] : [messages.invalidEmail],
-      });
+      live.markChanged(name);
+      // While typing, only an error already shown is checked again (see checkWhen).
+      if (showsError(messagesFor(name, live.errors, serverErrors))) checkAddress(input);
     } else if (name === "code" && input.value.trim() !== "") {
       // Either field will do, so a code also settles the address field's complaint.
       live.set({ code: [], ...(withAddress ? { [addressField]: [] } : {}) });
@@ -58,6 +75,7 @@ export function CodeForm(props: {
   const options: NodeRenderOptions = {
     fields,
     onFieldInput,
+    onFieldBlur,
     renderInput:
       channel === "sms"
         ? {
