@@ -2,6 +2,6 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
-    projects: ["portal", "identity-server", "client", "demo-portal", "e2e"],
+    projects: ["portal", "identity-server", "client", "demo-portal", "e2e", "scripts"],
   },
 });
