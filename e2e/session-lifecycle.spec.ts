@@ -150,6 +150,7 @@ test("a signed-out visitor's sign-in page loads no idle timer; a signed-in page 
 test("the fingerprint is stable and reaches the identity service: the trusted device is this device", async ({
   page,
   context,
+  browser,
 }) => {
   const portal = mainStack.portalUrl;
   const email = uniqueEmail("fingerprint");
@@ -180,18 +181,35 @@ test("the fingerprint is stable and reaches the identity service: the trusted de
   await page.getByRole("button", { name: "Use your authenticator app" }).click();
   await expect(page).toHaveURL(`${mainStack.demoUrl}/agency-selection`);
 
-  // Settings marks the device whose recorded fingerprint equals this browser's.
+  // Settings marks the device this browser holds the trusted-device cookie of.
   await openSettings(page, portal);
-  const devices = page
-    .getByRole("region", { name: "Manage trusted devices" })
-    .getByRole("list", { name: "Trusted devices" })
-    .getByRole("listitem");
+  const trustedDevices = (of: Page) =>
+    of
+      .getByRole("region", { name: "Manage trusted devices" })
+      .getByRole("list", { name: "Trusted devices" })
+      .getByRole("listitem");
+  const devices = trustedDevices(page);
   await expect(devices).toHaveCount(1);
   await expect(devices.getByText("This device", { exact: true })).toBeVisible();
 
-  // Another fingerprint, and the same device is no longer this one.
+  // The cookie decides, not the fingerprint: with another fingerprint it is still this device...
   await context.addCookies([{ name: "x-session-entropy", value: "ffffffffffffffff", url: portal }]);
   await openSettings(page, portal);
   await expect(devices).toHaveCount(1);
-  await expect(devices.getByText("This device", { exact: true })).toBeHidden();
+  await expect(devices.getByText("This device", { exact: true })).toBeVisible();
+
+  // ...and a second browser with the same fingerprint, signed in without trusting itself, is not
+  // it (both browsers were marked when the fingerprint decided).
+  const twinContext = await browser.newContext();
+  const twin = await twinContext.newPage();
+  await twin.goto(`${portal}/en/login`);
+  await expect.poll(() => entropyCookie(twinContext)).toBe(fingerprint);
+  await signInWithPassword(twin, email);
+  await twin.getByLabel("Authentication code").fill(await nextCode());
+  await twin.getByRole("button", { name: "Use your authenticator app" }).click();
+  await expect(twin).toHaveURL(`${mainStack.demoUrl}/agency-selection`);
+  await openSettings(twin, portal);
+  await expect(trustedDevices(twin)).toHaveCount(1);
+  await expect(trustedDevices(twin).getByText("This device", { exact: true })).toBeHidden();
+  await twinContext.close();
 });

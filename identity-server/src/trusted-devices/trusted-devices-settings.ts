@@ -32,12 +32,15 @@ export function isUntrustSubmission(body: Record<string, unknown>): boolean {
 /**
  * The list as the portal reads it: a JSON object keyed by device id (portal spec §3 "Trusted
  * device"), each entry with user_agent, ip_address, created_at, expires_at and fingerprint.
- * When the request carried a trusted-device cookie (`cookieHash`, the SHA-256 of its token),
- * every entry also says whether it is that browser (`current`): two browsers can share one
- * fingerprint, but each holds its own cookie. Without a cookie `current` is left out and a UI
- * falls back to comparing fingerprints.
+ * Each entry also says whether it is the browser asking (`current`), decided by that browser's
+ * own trusted-device cookie (`cookieHash`, the SHA-256 of its token): two browsers can share one
+ * fingerprint, but only the trusted one holds the cookie. A browser without the cookie is none
+ * of them.
  */
-export function trustedDevicesJson(devices: readonly TrustedDevice[], cookieHash?: string): string {
+export function trustedDevicesJson(
+  devices: readonly TrustedDevice[],
+  cookieHash: string | undefined,
+): string {
   const entries = devices.map((d) => [
     d.id,
     {
@@ -46,7 +49,7 @@ export function trustedDevicesJson(devices: readonly TrustedDevice[], cookieHash
       created_at: d.createdAt.toISOString(),
       expires_at: d.expiresAt.toISOString(),
       fingerprint: d.fingerprint ?? "",
-      ...(cookieHash === undefined ? {} : { current: d.tokenHash === cookieHash }),
+      current: cookieHash !== undefined && d.tokenHash === cookieHash,
     },
   ]);
   return JSON.stringify(Object.fromEntries(entries));

@@ -11,7 +11,7 @@ export interface TrustedDevice {
   fingerprint: string;
   /**
    * The identity service's verdict from the browser's own trusted-device cookie: whether this
-   * entry is the browser asking. Absent when the browser sent no such cookie.
+   * entry is the browser asking. Absent when the service gives none (one that does not mark it).
    */
   current?: boolean;
 }
@@ -80,10 +80,10 @@ function readDevice(id: string, entry: unknown): TrustedDevice | undefined {
 
 /**
  * The entries that are the browser looking at the list. The device's own trusted-device cookie
- * decides: when the identity service marked entries `current` (it saw the cookie), only those.
- * Two browsers can share a fingerprint, so the fingerprint is only the fallback, when no entry
- * carries the service's verdict: both fingerprints known and equal. Without a fingerprint of
- * either side nothing is compared, so no entry is marked.
+ * decides: when the identity service marked entries `current` (by that cookie), only those.
+ * Two browsers can share a fingerprint, so the fingerprint is only the fallback for a service
+ * that gives no verdict: both fingerprints known and equal. Without a fingerprint of either side
+ * nothing is compared, so no entry is marked.
  */
 export function thisDeviceIds(
   devices: readonly TrustedDevice[],
