@@ -13,8 +13,7 @@ import { Card } from "../../ui/card.tsx";
 import { Checkbox } from "../../ui/checkbox.tsx";
 import { Divider } from "../../ui/divider.tsx";
 import { Notice } from "../../ui/notice.tsx";
-import { noticeDuration } from "../notice-query.ts";
-import { ContinueAs } from "./continue-as.tsx";
+import { noticeDuration, noticeKind } from "../notice-query.ts";
 import { CreateAccount } from "./create-account.tsx";
 import { flowAccount } from "./flow-account.ts";
 import { enhanceLogin } from "./login-enhancements.ts";
@@ -29,6 +28,11 @@ import { fromParam, methodParam } from "./second-factor-params.ts";
  */
 const SecondFactor = lazy(() =>
   import("./second-factor.tsx").then((module) => ({ default: module.SecondFactor })),
+);
+
+/** "Continue as" (an OAuth2 login meeting a session) is rare too: its own chunk, as above. */
+const ContinueAs = lazy(() =>
+  import("./continue-as.tsx").then((module) => ({ default: module.ContinueAs })),
 );
 
 export function loader({ request, context, params, url }: Route.LoaderArgs) {
@@ -120,7 +124,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
       {notice && (
         <Notice
           id={`${flow.id}:${notice}`}
-          kind="warning"
+          kind={noticeKind(notice)}
           text={t(notice)}
           duration={noticeDuration(notice)}
         />
