@@ -124,6 +124,12 @@ test.describe("idle timeout", () => {
       await page.goto(`${timed}/${locale}/settings`);
       await expect(page.getByRole("dialog", { name: title })).toBeVisible(untilPrompt);
       expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+      // An opaque backdrop: nothing of the person's page shows around the dialog.
+      const backdrop = await page.evaluate<string>(
+        `getComputedStyle(document.querySelector("dialog[open]"), "::backdrop").backgroundColor`,
+      );
+      expect(backdrop).toMatch(/^(rgb|oklch|lab|color)\(/);
+      expect(backdrop, "no transparency").not.toMatch(/\/|rgba|transparent/);
     });
   }
 });

@@ -11,6 +11,7 @@ import { defaultReturnPath } from "./return-path.ts";
 import { registerSecurityHeaders } from "./security-headers.ts";
 import { SessionStore } from "./session-store.ts";
 import { signOutToken } from "./sign-out-token.ts";
+import { viewOf, type Words } from "./view.ts";
 
 const agencies = ["Department of Examples", "Office of Demonstrations", "Bureau of Samples"];
 
@@ -59,35 +60,42 @@ export function buildDemoPortal(
   const sessions = new SessionStore();
   const auth = registerAuthRoutes(app, config, client, sessions);
   const html = "text/html; charset=utf-8";
-  const portalLink = `<p><a href="${escapeHtml(`${config.portalUrl}/`)}">Go to the sign-in portal</a></p>`;
+  const portalLink = (w: Words) =>
+    `<p><a href="${escapeHtml(`${config.portalUrl}/`)}">${escapeHtml(w.toPortal)}</a></p>`;
 
   app.get("/", (request, reply) => {
+    const view = viewOf(request, reply);
+    const w = view.words;
     const sessionId = request.cookies[sessionCookie];
     const session = sessions.get(sessionId);
     if (!session || !sessionId) {
       const notice = auth.cameBackFromSignOut(request, reply)
-        ? `<p role="status">You have signed out.</p>`
+        ? `<p role="status">${escapeHtml(w.signedOut)}</p>`
         : "";
       return reply
         .type(html)
         .send(
           page(
-            "Home",
-            `<h1>Agency product</h1>${notice}<p>You are not signed in.</p>${signInLink()}${portalLink}`,
+            w.home,
+            `<h1>${escapeHtml(w.welcomeTitle)}</h1><p class="lead">${escapeHtml(w.welcomeBody)}</p>${notice}<p>${escapeHtml(w.notSignedIn)}</p>${signInLink(undefined, w)}${portalLink(w)}`,
+            view,
           ),
         );
     }
     return reply.type(html).send(
       page(
-        "Home",
-        `<h1>Welcome back</h1>${personDetails(session)}
-<p><a href="${defaultReturnPath}">Choose an agency</a></p>
-${signOutForm(signOutToken(config.cookieSecret, sessionId))}`,
+        w.home,
+        `<h1>${escapeHtml(w.welcomeBack)}</h1>${personDetails(session, w)}
+<p><a href="${defaultReturnPath}">${escapeHtml(w.chooseAgency)}</a></p>
+${signOutForm(signOutToken(config.cookieSecret, sessionId), w)}`,
+        view,
       ),
     );
   });
 
   app.get("/agency-selection", (request, reply) => {
+    const view = viewOf(request, reply);
+    const w = view.words;
     const sessionId = request.cookies[sessionCookie];
     const session = sessions.get(sessionId);
     // No automatic sign-in: a person coming here from the portal without an OAuth2 login would be
@@ -98,18 +106,20 @@ ${signOutForm(signOutToken(config.cookieSecret, sessionId))}`,
         .type(html)
         .send(
           page(
-            "Agency selection",
-            `<h1>Select your agency</h1><p>You are not signed in.</p>${signInLink(defaultReturnPath)}`,
+            w.agencySelection,
+            `<h1>${escapeHtml(w.selectAgency)}</h1><p>${escapeHtml(w.notSignedIn)}</p>${signInLink(defaultReturnPath, w)}`,
+            view,
           ),
         );
     }
     return reply.type(html).send(
       page(
-        "Agency selection",
-        `<h1>Select your agency</h1>${personDetails(session)}<ul>${agencies
+        w.agencySelection,
+        `<h1>${escapeHtml(w.selectAgency)}</h1>${personDetails(session, w)}<ul>${agencies
           .map((name) => `<li>${escapeHtml(name)}</li>`)
           .join("")}</ul>
-${signOutForm(signOutToken(config.cookieSecret, sessionId))}`,
+${signOutForm(signOutToken(config.cookieSecret, sessionId), w)}`,
+        view,
       ),
     );
   });

@@ -1,5 +1,6 @@
 import { escapeHtml, page } from "./html.ts";
 import type { DemoSession } from "./session-store.ts";
+import { englishView, type View, type Words } from "./view.ts";
 
 function text(value: unknown): string | undefined {
   return typeof value === "string" && value !== "" ? value : undefined;
@@ -12,7 +13,7 @@ function row(label: string, value: string | undefined, testId?: string): string 
 }
 
 /** The signed-in person from the ID token, with userinfo filling in (and winning on) profile data. */
-export function personDetails(session: DemoSession): string {
+export function personDetails(session: DemoSession, w: Words = englishView.words): string {
   const { claims, userinfo } = session;
   const email = text(userinfo.email) ?? text(claims.email) ?? "";
   const name = text(userinfo.name) ?? text(claims.name);
@@ -21,34 +22,40 @@ export function personDetails(session: DemoSession): string {
       ? new Date(claims.auth_time * 1000).toISOString()
       : undefined;
   const amr = Array.isArray(claims.amr) ? claims.amr.filter((m) => typeof m === "string") : [];
-  return `<dl>
-${row("Email", email, "signed-in-email")}
-${row("Name", name)}
-${row("Subject", text(claims.sub), "signed-in-subject")}
-${row("Signed in at", authTime, "signed-in-auth-time")}
-${row("Assurance level (acr)", text(claims.acr), "signed-in-acr")}
-${row("Methods (amr)", amr.length > 0 ? amr.join(", ") : undefined, "signed-in-amr")}
+  return `<dl aria-label="${escapeHtml(w.yourAccount)}">
+${row(w.email, email, "signed-in-email")}
+${row(w.name, name)}
+${row(w.subject, text(claims.sub), "signed-in-subject")}
+${row(w.signedInAt, authTime, "signed-in-auth-time")}
+${row(w.acr, text(claims.acr), "signed-in-acr")}
+${row(w.amr, amr.length > 0 ? amr.join(", ") : undefined, "signed-in-amr")}
 </dl>`;
 }
 
-export function signOutForm(token: string): string {
+export function signOutForm(token: string, w: Words = englishView.words): string {
   return `<form method="post" action="/auth/logout">
 <input type="hidden" name="csrf_token" value="${escapeHtml(token)}">
-<button type="submit">Sign out</button>
+<button type="submit">${escapeHtml(w.signOut)}</button>
 </form>`;
 }
 
-export function signInLink(returnTo?: string): string {
+export function signInLink(returnTo?: string, w: Words = englishView.words): string {
   const href = returnTo ? `/auth/login?return_to=${encodeURIComponent(returnTo)}` : "/auth/login";
-  return `<p><a href="${escapeHtml(href)}">Sign in</a></p>`;
+  return `<p><a href="${escapeHtml(href)}">${escapeHtml(w.signIn)}</a></p>`;
 }
 
 /** A page for a sign-in or sign-out that went wrong: what happened and a way to start over. */
-export function problemPage(title: string, message: string, retryHref: string): string {
+export function problemPage(
+  title: string,
+  message: string,
+  retryHref: string,
+  view: View = englishView,
+): string {
   return page(
     title,
     `<h1>${escapeHtml(title)}</h1>
 <p>${escapeHtml(message)}</p>
-<p><a href="${escapeHtml(retryHref)}">Try again</a></p>`,
+<p><a href="${escapeHtml(retryHref)}">${escapeHtml(view.words.tryAgain)}</a></p>`,
+    view,
   );
 }

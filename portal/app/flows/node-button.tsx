@@ -1,5 +1,5 @@
 import { useTranslator } from "../i18n/translator-context.tsx";
-import { primaryButton, secondaryButton } from "../ui/buttons.ts";
+import { destructiveButton, primaryButton, secondaryButton } from "../ui/buttons.ts";
 import { Spinner } from "../ui/spinner.tsx";
 import { labelText, valueAsString } from "./node-field.tsx";
 import type { InputAttributes, NodeWith } from "./node-guards.ts";
@@ -16,6 +16,8 @@ export function NodeButton(props: { node: NodeWith<InputAttributes>; options: No
   const submit = attributes.type === "submit";
   const busy = submit && props.options.submitting === true;
   const secondary = props.options.secondaryButtons?.includes(attributes.name) === true;
+  const destructive = props.options.destructiveButtons?.includes(attributes.name) === true;
+  const look = destructive ? destructiveButton : secondary ? secondaryButton : primaryButton;
   return (
     <button
       type={submit ? "submit" : "button"}
@@ -23,7 +25,7 @@ export function NodeButton(props: { node: NodeWith<InputAttributes>; options: No
       value={valueAsString(attributes.value)}
       disabled={attributes.disabled || busy}
       aria-busy={busy || undefined}
-      className={`mt-2 ${secondary ? secondaryButton : primaryButton}`}
+      className={`mt-2 ${look}`}
     >
       {busy && <Spinner className="size-4" />}
       {labelText(translator, props.node)}

@@ -32,6 +32,8 @@ export interface NodeRenderOptions {
   submitting?: boolean;
   /** Submit buttons (by name) that are a side way, not the form's main action (e.g. resend). */
   secondaryButtons?: readonly string[];
+  /** Submit buttons (by name) that take something away (unlink, disable): the red outline. */
+  destructiveButtons?: readonly string[];
   /** Inputs a screen renders its own way, by name (e.g. a phone number with a country picker). */
   renderInput?: Readonly<
     Record<string, (node: NodeWith<InputAttributes>, state: FieldState | undefined) => ReactNode>

@@ -28,3 +28,20 @@ export function noticeDuration(key: MessageKey): number {
   if (key === "notice.refreshRequired") return 5000;
   return key === "notice.somethingWentWrong" ? 2000 : 3000;
 }
+
+/**
+ * Each notice's status, so its toast (and its no-JavaScript alert) has that status's colour on
+ * every screen: a request to sign in again informs, a restarted form warns, a refusal or a
+ * failure is an error.
+ */
+export function noticeKind(key: MessageKey): "info" | "warning" | "error" {
+  switch (key) {
+    case "notice.refreshRequired":
+      return "info";
+    case "notice.expired":
+    case "notice.csrf":
+      return "warning";
+    default:
+      return "error";
+  }
+}

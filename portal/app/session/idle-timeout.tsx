@@ -237,7 +237,8 @@ function SessionDialog(props: {
       ref={dialogRef}
       aria-labelledby={`${id}-title`}
       aria-describedby={`${id}-description`}
-      className="fixed inset-0 z-50 m-auto w-[calc(100%-2rem)] max-w-md rounded-lg border border-slate-300 bg-white p-6 text-slate-900 shadow-xl backdrop:bg-slate-950/60 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100"
+      // An opaque backdrop in both themes: whoever finds the screen sees none of the page behind.
+      className="fixed inset-0 z-50 m-auto w-[calc(100%-2rem)] max-w-md rounded-lg border border-slate-300 bg-white p-6 text-slate-900 shadow-xl backdrop:bg-slate-200 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100 dark:backdrop:bg-slate-950"
     >
       <h2 id={`${id}-title`} className="text-lg font-semibold">
         {props.title}

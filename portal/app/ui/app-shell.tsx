@@ -26,7 +26,8 @@ export function AppShell(props: { links: ShellLinks; children: ReactNode }) {
         {t("layout.skipToContent")}
       </a>
       <SiteHeader ssoPortalUrl={props.links.ssoPortalUrl} />
-      <main id="main" className="flex flex-1 justify-center px-4 py-10">
+      {/* Cards start at the top and are as tall as their content (no stretched empty panel). */}
+      <main id="main" className="flex flex-1 items-start justify-center px-4 py-10">
         {props.children}
       </main>
       <SiteFooter supportUrl={props.links.supportUrl} year={props.links.year} />

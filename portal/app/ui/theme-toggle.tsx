@@ -17,7 +17,9 @@ export function ThemeToggle() {
     <form
       method="post"
       action="/theme"
-      className="fixed right-4 bottom-4 z-30"
+      // Floats at the bottom right only where the content column leaves it room (≥ 1024 px,
+      // the footer reserving its corner); narrower, it sits in the footer's flow, covering nothing.
+      className="lg:fixed lg:right-4 lg:bottom-4 lg:z-30"
       onSubmit={(event) => {
         event.preventDefault();
         setTheme(next);

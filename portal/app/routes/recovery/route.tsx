@@ -21,7 +21,7 @@ import { localeOf } from "../../i18n/locales.ts";
 import { useTranslator } from "../../i18n/translator-context.tsx";
 import { Card } from "../../ui/card.tsx";
 import { Notice } from "../../ui/notice.tsx";
-import { noticeDuration } from "../notice-query.ts";
+import { noticeDuration, noticeKind } from "../notice-query.ts";
 import { messages, validateEmail } from "../registration/validation.ts";
 import { submitRecovery, loadRecovery } from "./recovery.server.ts";
 import { validateRecovery } from "./recovery-validation.ts";
@@ -107,7 +107,7 @@ export default function Recovery({ loaderData, actionData }: Route.ComponentProp
       {notice && (
         <Notice
           id={`${flow.id}:${notice}`}
-          kind="error"
+          kind={noticeKind(notice)}
           text={t(notice)}
           duration={noticeDuration(notice)}
         />

@@ -6,7 +6,7 @@ import { inputValue } from "../../flows/node-filters.ts";
 import { localeOf } from "../../i18n/locales.ts";
 import { useTranslator } from "../../i18n/translator-context.tsx";
 import { Notice } from "../../ui/notice.tsx";
-import { noticeDuration } from "../notice-query.ts";
+import { noticeDuration, noticeKind } from "../notice-query.ts";
 import { settingsCards } from "./cards/index.ts";
 import { SessionsCard } from "./cards/sessions-card.tsx";
 import type { CardResult } from "./cards/settings-card.ts";
@@ -49,12 +49,31 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
       {notice && (
         <Notice
           id={`${flow.id}:${notice}`}
-          kind="error"
+          kind={noticeKind(notice)}
           text={t(notice)}
           duration={noticeDuration(notice)}
         />
       )}
       <FlowMessages messages={flow.ui.messages} />
+      <nav aria-label={t("settings.nav")} className="mb-6">
+        <ul className="flex flex-wrap gap-x-2 gap-y-1 text-sm">
+          {[
+            ...cards.map(({ anchor, title }) => ({ anchor, title })),
+            ...(loaderData.sessions
+              ? [{ anchor: "settings-sessions", title: "settings.sessions.title" as const }]
+              : []),
+          ].map(({ anchor, title }) => (
+            <li key={anchor}>
+              <a
+                href={`#${anchor}`}
+                className="inline-flex min-h-6 items-center rounded-full border border-slate-300 px-3 py-1 font-medium text-blue-800 underline-offset-4 hover:underline dark:border-slate-600 dark:text-blue-200"
+              >
+                {t(title)}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
       <div className="flex flex-col gap-6">
         {cards.map(({ id, group, Component }) => (
           <Component

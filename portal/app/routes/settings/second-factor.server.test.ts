@@ -149,16 +149,22 @@ describe("the settings action, second-factor cards", () => {
   });
 
   it.each([
-    [{ totp_unlink: "true" }, { method: "totp", totp_unlink: true }],
+    [
+      { totp_unlink: "true", confirm_action: "totp_unlink" },
+      { method: "totp", totp_unlink: true },
+    ],
     [{ lookup_secret_reveal: "true" }, { method: "lookup_secret", lookup_secret_reveal: true }],
     [{ lookup_secret_confirm: "true" }, { method: "lookup_secret", lookup_secret_confirm: true }],
-    [{ lookup_secret_disable: "true" }, { method: "lookup_secret", lookup_secret_disable: true }],
+    [
+      { lookup_secret_disable: "true", confirm_action: "lookup_secret_disable" },
+      { method: "lookup_secret", lookup_secret_disable: true },
+    ],
     [
       { code_mfa_enable: "jane@example.gov" },
       { method: "code", code_mfa_enable: "jane@example.gov" },
     ],
     [
-      { code_mfa_disable: "jane@example.gov" },
+      { code_mfa_disable: "jane@example.gov", confirm_action: "code_mfa_disable" },
       { method: "code", code_mfa_disable: "jane@example.gov" },
     ],
     [{ totp_device_untrust: "device-1" }, { totp_device_untrust: "device-1" }],
@@ -176,7 +182,11 @@ describe("the settings action, second-factor cards", () => {
     });
 
     const result = await submitSettings(
-      post({ csrf_token: csrf, lookup_secret_regenerate: "true" }),
+      post({
+        csrf_token: csrf,
+        lookup_secret_regenerate: "true",
+        confirm_action: "lookup_secret_regenerate",
+      }),
     );
 
     expect(calls[0]?.body).toEqual({
@@ -205,7 +215,11 @@ describe("the settings action, second-factor cards", () => {
     });
 
     const response = await submitSettings(
-      post({ csrf_token: csrf, lookup_secret_disable: "true" }),
+      post({
+        csrf_token: csrf,
+        lookup_secret_disable: "true",
+        confirm_action: "lookup_secret_disable",
+      }),
     );
 
     expect(response instanceof Response && response.headers.get("location")).toBe(
@@ -239,7 +253,7 @@ describe("the settings action, sessions card", () => {
     stubIdentity({ ...flowRead, "DELETE /sessions": { status: 200, body: { count: 3 } } });
 
     const result = await submitSettings(
-      post({ csrf_token: csrf, intent: "revoke-other-sessions" }),
+      post({ csrf_token: csrf, intent: "revoke-other-sessions", confirm_action: "revoke_others" }),
     );
 
     if (result instanceof Response) throw new Error("redirected");
@@ -250,7 +264,11 @@ describe("the settings action, sessions card", () => {
     const { calls } = stubIdentity(flowRead);
 
     const result = await submitSettings(
-      post({ csrf_token: "forged", intent: "revoke-other-sessions" }),
+      post({
+        csrf_token: "forged",
+        intent: "revoke-other-sessions",
+        confirm_action: "revoke_others",
+      }),
     );
 
     expect(calls).toHaveLength(1);
@@ -282,7 +300,7 @@ describe("the settings action, sessions card", () => {
     });
 
     const response = await submitSettings(
-      post({ csrf_token: csrf, intent: "revoke-other-sessions" }),
+      post({ csrf_token: csrf, intent: "revoke-other-sessions", confirm_action: "revoke_others" }),
     );
 
     expect(response instanceof Response && response.headers.get("location")).toBe(

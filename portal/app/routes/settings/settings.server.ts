@@ -18,6 +18,7 @@ import { sessionEntropy } from "../../http/session-entropy.server.ts";
 import type { Locale } from "../../i18n/locales.ts";
 import { toE164 } from "../../ui/phone/phone-number.server.ts";
 import { noticeFromQuery } from "../notice-query.ts";
+import { askFirst } from "./confirmation.server.ts";
 import { secondFactorBody } from "./second-factor-body.ts";
 import { intentField, sessionIdField } from "./sessions.ts";
 import { loadSessions, submitSessionIntent } from "./sessions.server.ts";
@@ -75,6 +76,8 @@ export async function submitSettings(args: SettingsArgs) {
   if (!flowId) return redirect(`/${args.locale}/settings`);
   const form = await args.request.formData();
   const client = identityFor(args.request, args.context, args.locale);
+  const ask = await askFirst({ ...args, form, flowId, frontend: client.frontend });
+  if (ask) return ask;
   if (form.has(intentField)) {
     return submitSessionIntent(client, form, flowId, settingsRoute(args, "submit"));
   }

@@ -12,7 +12,7 @@ import { primaryButton } from "../../ui/buttons.ts";
 import { Card } from "../../ui/card.tsx";
 import { GoBackLink } from "../../ui/go-back-link.tsx";
 import { Notice } from "../../ui/notice.tsx";
-import { noticeDuration } from "../notice-query.ts";
+import { noticeDuration, noticeKind } from "../notice-query.ts";
 import { AddressList } from "./address-list.tsx";
 import { ChannelToggle } from "./channel-toggle.tsx";
 import { CodeForm } from "./code-form.tsx";
@@ -89,7 +89,7 @@ export default function Verification({ loaderData, actionData }: Route.Component
       {notice && (
         <Notice
           id={`${flow.id}:${notice}`}
-          kind="error"
+          kind={noticeKind(notice)}
           text={t(notice)}
           duration={noticeDuration(notice)}
         />

@@ -41,7 +41,7 @@ export default function PhoneWidget(props: PhoneWidgetProps) {
         disabled={props.disabled}
         aria-invalid={props.invalid || undefined}
         aria-describedby={props.describedBy}
-        className="flex gap-2"
+        className="flex flex-wrap gap-2"
         numberInputProps={{ className: props.inputClassName }}
       />
       <input type="hidden" name={props.name} value={value ?? ""} />
@@ -54,7 +54,7 @@ export default function PhoneWidget(props: PhoneWidgetProps) {
             document.getElementById(props.id)?.focus();
           }}
           disabled={props.disabled}
-          className="mt-1 text-sm font-medium text-blue-700 underline underline-offset-4 dark:text-blue-300"
+          className="mt-1 min-h-6 text-sm font-medium text-blue-700 underline underline-offset-4 dark:text-blue-300"
         >
           {props.clearLabel}
         </button>
@@ -101,7 +101,7 @@ function CountrySelect(props: {
       onBlur={props.onBlur}
       disabled={props.disabled}
       aria-label={props["aria-label"]}
-      className="w-40 shrink-0 rounded-md border border-slate-500 bg-white px-2 py-2 text-base text-slate-900 dark:border-slate-400 dark:bg-slate-950 dark:text-slate-100"
+      className="w-full rounded-md sm:w-40 sm:shrink-0 border border-slate-500 bg-white px-2 py-2 text-base text-slate-900 dark:border-slate-400 dark:bg-slate-950 dark:text-slate-100"
     >
       {props.options
         .filter((option) => !option.divider && option.value !== undefined)

@@ -1,5 +1,7 @@
 import { FlowForm } from "../../../flows/flow-form.tsx";
 import { nodeLabel, translateMessage } from "../../../flows/messages.ts";
+import { labelText } from "../../../flows/node-field.tsx";
+import { findInput } from "../../../flows/node-filters.ts";
 import { useTranslator } from "../../../i18n/translator-context.tsx";
 import { secondaryButton } from "../../../ui/buttons.ts";
 import { useTimestampFormatter } from "../devices/format-timestamp.ts";
@@ -12,6 +14,7 @@ import {
   readBackupCodes,
 } from "./backup-codes.ts";
 import { CardSection } from "./card-section.tsx";
+import { ConfirmStep, askedButton, useConfirmation } from "./confirm-step.tsx";
 import { CopyButton } from "./copy-button.tsx";
 import type { SettingsCardProps } from "./settings-card.ts";
 
@@ -33,6 +36,16 @@ export function BackupCodesCard({ flow, nodes }: SettingsCardProps) {
     t("settings.backupCodes.fileNote"),
     clear,
   );
+
+  // Stored codes exist while the flow offers to disable them: generating then replaces them.
+  const stored = findInput(nodes, "lookup_secret_disable") !== undefined;
+  const confirming = findInput(nodes, "lookup_secret_confirm") !== undefined;
+  const confirmation = useConfirmation();
+  const asked =
+    confirmation.asking === "lookup_secret_disable" ||
+    (confirmation.asking === "lookup_secret_regenerate" && stored)
+      ? askedButton(nodes, confirmation.asking)
+      : undefined;
 
   return (
     <CardSection
@@ -87,11 +100,35 @@ export function BackupCodesCard({ flow, nodes }: SettingsCardProps) {
           )}
         </div>
       )}
-      <FlowForm
-        flowId={`${flow.id}:lookup_secret`}
-        nodes={nodes.filter((node) => !isBackupCodesNode(node))}
-        options={{ secondaryButtons: ["lookup_secret_reveal", "lookup_secret_disable"] }}
-      />
+      {asked && confirmation.asking ? (
+        <ConfirmStep
+          action={confirmation.asking}
+          explanation={t(
+            confirmation.asking === "lookup_secret_disable"
+              ? "settings.confirm.backupCodesDisable"
+              : "settings.confirm.backupCodesRegenerate",
+          )}
+          confirmLabel={labelText(translator, asked.node)}
+          fields={asked.fields}
+        />
+      ) : (
+        <FlowForm
+          flowId={`${flow.id}:lookup_secret`}
+          nodes={nodes.filter((node) => !isBackupCodesNode(node))}
+          // One primary action: "generate" steps back while new codes wait for confirmation or
+          // stored ones would be replaced.
+          options={{
+            secondaryButtons: [
+              "lookup_secret_reveal",
+              ...(stored || confirming ? ["lookup_secret_regenerate"] : []),
+            ],
+            destructiveButtons: ["lookup_secret_disable"],
+          }}
+          onSubmit={confirmation.interceptSubmit(
+            (action) => action !== "lookup_secret_regenerate" || stored,
+          )}
+        />
+      )}
     </CardSection>
   );
 }

@@ -11,7 +11,8 @@ export function CardSection(props: {
   const titleId = `${props.id}-title`;
   return (
     <Card fill>
-      <section aria-labelledby={titleId}>
+      {/* The id is the section navigation's anchor (and where a confirmation step lands). */}
+      <section id={props.id} aria-labelledby={titleId} className="scroll-mt-4">
         <h2 id={titleId} className="text-xl font-semibold">
           {props.title}
         </h2>

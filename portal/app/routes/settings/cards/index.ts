@@ -12,14 +12,47 @@ import { TrustedDevicesCard, hasTrustedDevices } from "./trusted-devices-card.ts
  * line here.
  */
 export const settingsCards: readonly SettingsCardDefinition[] = [
-  { id: "profile", group: "profile", Component: ProfileCard },
-  { id: "password", group: "password", Component: PasswordCard },
-  { id: "totp", group: "totp", shows: hasTotpSetting, Component: TotpCard },
-  { id: "code", group: "code", Component: CodeMfaCard },
-  { id: "lookup_secret", group: "lookup_secret", Component: BackupCodesCard },
+  {
+    id: "profile",
+    group: "profile",
+    anchor: "settings-profile",
+    title: "settings.profile.title",
+    Component: ProfileCard,
+  },
+  {
+    id: "password",
+    group: "password",
+    anchor: "settings-password",
+    title: "settings.password.title",
+    Component: PasswordCard,
+  },
+  {
+    id: "totp",
+    group: "totp",
+    anchor: "settings-totp",
+    title: "settings.totp.title",
+    shows: hasTotpSetting,
+    Component: TotpCard,
+  },
+  {
+    id: "code",
+    group: "code",
+    anchor: "settings-code",
+    title: "settings.code.title",
+    Component: CodeMfaCard,
+  },
+  {
+    id: "lookup_secret",
+    group: "lookup_secret",
+    anchor: "settings-backup-codes",
+    title: "settings.backupCodes.title",
+    Component: BackupCodesCard,
+  },
   {
     id: "trusted-devices",
     group: "totp",
+    anchor: "settings-trusted-devices",
+    title: "settings.trustedDevices.title",
     shows: hasTrustedDevices,
     Component: TrustedDevicesCard,
   },

@@ -1,12 +1,13 @@
 import { Form, useNavigation } from "react-router";
 import { useTranslator } from "../../../i18n/translator-context.tsx";
 import { Alert } from "../../../ui/alert.tsx";
-import { secondaryButton } from "../../../ui/buttons.ts";
+import { destructiveButton, secondaryButton } from "../../../ui/buttons.ts";
 import { DeviceSummary } from "../devices/device-summary.tsx";
 import { useTimestampFormatter } from "../devices/format-timestamp.ts";
 import type { SessionSummary, SessionsResult, SessionsView } from "../sessions.ts";
 import { intentField, sessionIdField, sessionIntents } from "../sessions.ts";
 import { CardSection } from "./card-section.tsx";
+import { ConfirmStep, useConfirmation } from "./confirm-step.tsx";
 
 /**
  * Where the user is signed in: this session and the others, each with its device, and the
@@ -21,6 +22,7 @@ export function SessionsCard(props: {
   const { current, others } = props.sessions;
   const submitting = useNavigation().state === "submitting";
   const { result } = props;
+  const confirmation = useConfirmation();
 
   return (
     <CardSection
@@ -71,11 +73,28 @@ export function SessionsCard(props: {
       </ul>
       {others.length === 0 ? (
         <p className="mt-3 text-sm">{t("settings.sessions.none")}</p>
+      ) : confirmation.asking === "revoke_others" ? (
+        <div className="mt-4">
+          <ConfirmStep
+            action="revoke_others"
+            explanation={t("settings.confirm.revokeOthers", { count: others.length })}
+            confirmLabel={t("settings.sessions.revokeOthers")}
+            fields={[
+              ["csrf_token", props.csrfToken],
+              [intentField, sessionIntents.revokeOthers],
+            ]}
+          />
+        </div>
       ) : (
-        <Form method="post" preventScrollReset className="mt-4">
+        <Form
+          method="post"
+          preventScrollReset
+          className="mt-4"
+          onSubmit={confirmation.interceptSubmit()}
+        >
           <input type="hidden" name="csrf_token" value={props.csrfToken} />
           <input type="hidden" name={intentField} value={sessionIntents.revokeOthers} />
-          <button type="submit" disabled={submitting} className={secondaryButton}>
+          <button type="submit" disabled={submitting} className={destructiveButton}>
             {t("settings.sessions.revokeOthers")}
           </button>
         </Form>

@@ -1,6 +1,7 @@
 import type { SettingsFlow, UiNode } from "@portal/client";
 import type { ComponentType } from "react";
 import type { FieldErrors } from "../../../flows/use-live-errors.ts";
+import type { MessageKey } from "../../../i18n/translator.ts";
 
 /** The portal's own validation answer to one card's form (the server's is in the flow). */
 export interface CardResult {
@@ -25,6 +26,9 @@ export interface SettingsCardDefinition {
   /** Unique among the cards (one group can feed two cards). */
   id: string;
   group: string;
+  /** The card's section id and title, for the page's section navigation. */
+  anchor: string;
+  title: MessageKey;
   /**
    * Whether the card has anything to show among its group's nodes; by default, any node of
    * its group (spec §2: a card shows only if the flow has nodes of that group).

@@ -6,7 +6,9 @@ import { findInput, nodeName } from "../../../flows/node-filters.ts";
 import { isImageAttributes, isRecord, isTextAttributes } from "../../../flows/node-guards.ts";
 import { useTranslator } from "../../../i18n/translator-context.tsx";
 import { isTrustedDevicesNode, untrustName } from "../devices/trusted-devices.ts";
+import { labelText } from "../../../flows/node-field.tsx";
 import { CardSection } from "./card-section.tsx";
+import { ConfirmStep, askedButton, useConfirmation } from "./confirm-step.tsx";
 import { CopyButton } from "./copy-button.tsx";
 import type { SettingsCardProps } from "./settings-card.ts";
 
@@ -47,6 +49,9 @@ export function TotpCard({ flow, nodes }: SettingsCardProps) {
   const keyLabel = keyNode && nodeLabel(keyNode);
   const linked = findInput(own, "totp_unlink") !== undefined;
   const formNodes = own.filter((node) => node !== qr && node !== keyNode);
+  const confirmation = useConfirmation();
+  const unlink =
+    confirmation.asking === "totp_unlink" ? askedButton(nodes, "totp_unlink") : undefined;
 
   return (
     <CardSection
@@ -69,11 +74,21 @@ export function TotpCard({ flow, nodes }: SettingsCardProps) {
           <CopyButton text={secret} label={t("settings.totp.copyKey")} />
         </div>
       )}
-      <FlowForm
-        flowId={`${flow.id}:totp`}
-        nodes={formNodes}
-        options={{ secondaryButtons: ["totp_unlink"] }}
-      />
+      {unlink ? (
+        <ConfirmStep
+          action="totp_unlink"
+          explanation={t("settings.confirm.totpUnlink")}
+          confirmLabel={labelText(translator, unlink.node)}
+          fields={unlink.fields}
+        />
+      ) : (
+        <FlowForm
+          flowId={`${flow.id}:totp`}
+          nodes={formNodes}
+          options={{ destructiveButtons: ["totp_unlink"] }}
+          onSubmit={confirmation.interceptSubmit()}
+        />
+      )}
     </CardSection>
   );
 }

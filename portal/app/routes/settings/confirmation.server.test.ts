@@ -1,0 +1,125 @@
+// @vitest-environment node
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { stubIdentity } from "../../../test/identity-stub.ts";
+import { vendorJson } from "../../../test/vendor-flows.ts";
+import { createLoadContext } from "../../http/request-context.ts";
+import { submitSettings } from "./settings.server.ts";
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+const csrf = "AAAAAAA/AAAAAA/2+AAAAAAAA==";
+const linked = { ...(vendorJson("elements.settings.totp.linked.json") as object), id: "s1" };
+const setupJson = vendorJson("elements.settings.totp.setup.json") as { ui: object };
+const setup = { ...setupJson, id: "s1" };
+/** A flow whose backup-code group offers to disable stored codes (so codes exist). */
+const withStoredCodes = {
+  ...setup,
+  ui: {
+    ...setupJson.ui,
+    nodes: [
+      {
+        type: "input",
+        group: "lookup_secret",
+        attributes: { name: "lookup_secret_disable", type: "submit", value: "true" },
+        messages: [],
+        meta: {},
+      },
+    ],
+  },
+};
+
+function post(fields: Record<string, string>, query = "flow=s1&return_to=%2Fhome") {
+  const url = new URL(`/es/settings?${query}`, "http://localhost:3000");
+  return {
+    request: new Request(url, {
+      method: "POST",
+      body: new URLSearchParams({ csrf_token: csrf, ...fields }),
+      headers: { cookie: "ory_kratos_session=s; csrf=c" },
+    }),
+    context: createLoadContext({ nonce: "n", forwardedFor: undefined, correlationId: "c-1" }),
+    locale: "es" as const,
+    url,
+  };
+}
+
+function locationOf(result: unknown): string | null {
+  if (!(result instanceof Response)) throw new Error("expected a redirect");
+  expect(result.status).toBe(303);
+  return result.headers.get("location");
+}
+
+describe("destructive settings actions ask first", () => {
+  it.each([
+    [{ totp_unlink: "true" }, "totp_unlink", "settings-totp"],
+    [
+      { code_mfa_disable: "jane@example.gov" },
+      "code_mfa_disable&confirm_value=jane%40example.gov",
+      "settings-code",
+    ],
+    [{ lookup_secret_disable: "true" }, "lookup_secret_disable", "settings-backup-codes"],
+    [{ intent: "revoke-other-sessions" }, "revoke_others", "settings-sessions"],
+  ])(
+    "%j without its confirmation goes back to the page asking, and reaches no one",
+    async (fields, action, card) => {
+      const { calls } = stubIdentity({});
+
+      const result = await submitSettings(post(fields));
+
+      expect(locationOf(result)).toBe(
+        `/es/settings?flow=s1&return_to=%2Fhome&confirm=${action}#${card}`,
+      );
+      expect(calls).toHaveLength(0);
+    },
+  );
+
+  it("a confirmation of another action does not count", async () => {
+    const { calls } = stubIdentity({});
+
+    const result = await submitSettings(
+      post({ totp_unlink: "true", confirm_action: "lookup_secret_disable" }),
+    );
+
+    expect(locationOf(result)).toContain("confirm=totp_unlink");
+    expect(calls).toHaveLength(0);
+  });
+
+  it("once confirmed, the identity service receives exactly the button's fields", async () => {
+    const { calls } = stubIdentity({ "POST /self-service/settings": { status: 200, body: setup } });
+
+    await submitSettings(post({ totp_unlink: "true", confirm_action: "totp_unlink" }));
+
+    expect(calls.map((call) => call.body)).toEqual([
+      { method: "totp", totp_unlink: true, csrf_token: csrf },
+    ]);
+  });
+
+  it("generating replaces stored backup codes only after confirmation", async () => {
+    const { calls } = stubIdentity({
+      "GET /self-service/settings/flows": { status: 200, body: withStoredCodes },
+    });
+
+    const result = await submitSettings(post({ lookup_secret_regenerate: "true" }));
+
+    expect(locationOf(result)).toContain("confirm=lookup_secret_regenerate#settings-backup-codes");
+    expect(calls.map((call) => `${call.method} ${call.url.pathname}`)).toEqual([
+      "GET /self-service/settings/flows",
+    ]);
+  });
+
+  it("the first backup codes (none stored) are generated without asking", async () => {
+    const { calls } = stubIdentity({
+      "GET /self-service/settings/flows": { status: 200, body: linked },
+      "POST /self-service/settings": { status: 200, body: linked },
+    });
+
+    await submitSettings(post({ lookup_secret_regenerate: "true" }));
+
+    expect(calls.at(-1)?.body).toEqual({
+      method: "lookup_secret",
+      lookup_secret_regenerate: true,
+      csrf_token: csrf,
+    });
+  });
+});
