@@ -17,6 +17,7 @@ import {
 } from "./app/http/body-limit.server.ts";
 import { widenPolicy } from "./app/http/csp-origins.ts";
 import { identityError } from "./app/http/identity-error-body.server.ts";
+import { createIdentityReadiness } from "./app/http/identity-readiness.server.ts";
 import { listenerOptions } from "./app/http/listener-limits.server.ts";
 import { createPageHandler } from "./app/http/page-handler.server.ts";
 import { refusePortalOnlySubmissions } from "./app/http/portal-only-submissions.server.ts";
@@ -193,6 +194,8 @@ app.use(
   createPageHandler({
     build,
     mode: process.env.NODE_ENV,
+    // A page that fails while the identity service is starting or gone answers 503 "Starting…".
+    identityReadiness: createIdentityReadiness({ identityUrl: config.identityPublicUrl }),
     getLoadContext: (req, res) =>
       createLoadContext({
         nonce: requestMeta.get(res)?.nonce ?? "",

@@ -2,11 +2,15 @@ import { writeReadableStreamToWritable } from "@react-router/node";
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
 import { createRequestHandler, type RouterContextProvider, type ServerBuild } from "react-router";
 import { bufferedBody } from "./body-limit.server.ts";
+import type { IdentityReadiness } from "./identity-readiness.server.ts";
+import { startingPage } from "./starting-page.server.ts";
 
 interface PageHandlerOptions {
   build: ServerBuild;
   mode: string | undefined;
   getLoadContext: (req: ExpressRequest, res: ExpressResponse) => RouterContextProvider;
+  /** Asked after a page failed: a failure while the identity service is down is "starting". */
+  identityReadiness?: IdentityReadiness;
 }
 
 /**
@@ -14,17 +18,41 @@ interface PageHandlerOptions {
  * (@react-router/express would read the request stream itself, without any limit, when an action
  * calls `request.formData()`).
  */
-export function createPageHandler({ build, mode, getLoadContext }: PageHandlerOptions) {
+export function createPageHandler({
+  build,
+  mode,
+  getLoadContext,
+  identityReadiness,
+}: PageHandlerOptions) {
   const handle = createRequestHandler(build, mode);
+  /** While the identity service is starting (or gone), a failed page says so and retries. */
+  const identityDown = async (status: number) =>
+    status >= 500 && identityReadiness !== undefined && !(await identityReadiness.isUp());
   return async (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
+    let request: Request | undefined;
     try {
-      const request = fetchRequest(req, res);
+      request = fetchRequest(req, res);
       const response = await handle(request, getLoadContext(req, res));
+      if (await identityDown(response.status)) {
+        await response.body?.cancel();
+        sendStartingPage(res, request);
+        return;
+      }
       await sendResponse(res, response);
     } catch (error) {
+      if (request && !res.headersSent && (await identityDown(500))) {
+        sendStartingPage(res, request);
+        return;
+      }
       next(error);
     }
   };
+}
+
+function sendStartingPage(res: ExpressResponse, request: Request): void {
+  if (res.destroyed || res.writableEnded) return;
+  const page = startingPage(request);
+  res.status(page.status).set(page.headers).send(page.body);
 }
 
 // Host names and ports only: a Host header such as `evil@x` or `x/y` must not shape the URL.
