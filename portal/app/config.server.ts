@@ -42,6 +42,7 @@ const configSchema = z.object({
   PORTAL_HTTP_HEADERS_TIMEOUT_MS: milliseconds.default(10_000),
   PORTAL_HTTP_REQUEST_TIMEOUT_MS: milliseconds.default(30_000),
   PORTAL_HTTP_KEEP_ALIVE_TIMEOUT_MS: milliseconds.default(5_000),
+  PORTAL_COOKIE_SECRET: z.string().min(32, { error: "must be at least 32 characters" }).optional(),
 });
 
 /** The prompt opens this long before the timeout, so it must be the shorter of the two. */
@@ -74,6 +75,8 @@ export interface PortalConfig {
   oauth2AdminToken: string | undefined;
   supportUrl: string;
   cookieDomain: string | undefined;
+  /** Key of the portal's own signed cookies (the account named on the second factor). */
+  cookieSecret: string | undefined;
   logLevel: z.infer<typeof configSchema>["LOG_LEVEL"];
   /** Idle timeout and fingerprint timing, sent to the browser with the root loader's data. */
   session: SessionSettings;
@@ -104,6 +107,7 @@ export function parseConfig(env: Record<string, string | undefined>): PortalConf
     oauth2AdminToken: env_.HYDRA_ADMIN_TOKEN,
     supportUrl: env_.SUPPORT_URL,
     cookieDomain: env_.COOKIE_DOMAIN,
+    cookieSecret: env_.PORTAL_COOKIE_SECRET,
     logLevel: env_.LOG_LEVEL,
     session: {
       idleTimeoutMs: env_.PORTAL_IDLE_TIMEOUT_MS,

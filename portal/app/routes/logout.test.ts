@@ -40,6 +40,10 @@ describe("the logout route", () => {
     // On the portal's own origin the Location is the path (never protocol-relative).
     expect(response.headers.get("location")).toBe(logoutUrl.slice("http://localhost:3000".length));
     expect(response.headers.get("X-Remix-Reload-Document")).toBe("true");
+    // The second-factor screen's note of the account goes with the session.
+    expect(response.headers.getSetCookie()).toContainEqual(
+      expect.stringMatching(/^portal_account=; .*Max-Age=0/),
+    );
   });
 
   it("moves a logout URL on the identity service's internal address onto the proxy", async () => {

@@ -6,6 +6,7 @@ import { browserFacingUrl } from "../http/browser-facing-url.server.ts";
 import { redirectWithCookies } from "../http/redirects.server.ts";
 import { identityFor } from "../http/identity.server.ts";
 import { localeOf } from "../i18n/locales.ts";
+import { forgetAccount } from "./login/remembered-account.server.ts";
 import { useTranslator } from "../i18n/translator-context.tsx";
 import { primaryButton, secondaryButton } from "../ui/buttons.ts";
 import { Card } from "../ui/card.tsx";
@@ -29,8 +30,10 @@ export async function loader({ request, context, params, url }: Route.LoaderArgs
   const result = await readIdentityResponse(() =>
     frontend.createBrowserLogoutFlowRaw({ returnTo: `${config.publicUrl}${next}` }),
   );
-  if (!result.ok) return redirectWithCookies(next, result.setCookies);
-  return redirectWithCookies(browserFacingUrl(result.data.logout_url), result.setCookies, {
+  // The second-factor screen's note of the account goes with the session.
+  const setCookies = [...result.setCookies, forgetAccount(config.publicUrl.startsWith("https:"))];
+  if (!result.ok) return redirectWithCookies(next, setCookies);
+  return redirectWithCookies(browserFacingUrl(result.data.logout_url), setCookies, {
     document: true,
   });
 }

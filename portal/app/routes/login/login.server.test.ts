@@ -262,7 +262,10 @@ describe("the login action", () => {
     expect(response).toBeInstanceOf(Response);
     if (!(response instanceof Response)) return;
     expect(response.headers.get("location")).toBe("http://localhost:4000/");
-    expect(response.headers.getSetCookie()).toEqual(["ory_kratos_session=s; Path=/; HttpOnly"]);
+    const [session, remembered] = response.headers.getSetCookie();
+    expect(session).toBe("ory_kratos_session=s; Path=/; HttpOnly");
+    // The portal's note of the account, for a second-factor screen (see below).
+    expect(remembered).toMatch(/^portal_account=/);
   });
 
   it("returns the flow with its messages when the credentials are wrong (400)", async () => {
@@ -496,5 +499,84 @@ describe("the second-factor submissions", () => {
 
     if (result instanceof Response || !("flow" in result.data)) throw new Error("no flow");
     expect(result.data.flow.ui.messages?.map((message) => message.id)).toEqual([4000008]);
+  });
+});
+
+describe("the second-factor screen's account when the flow names nobody", () => {
+  /** Kratos' aal2 flow for an authenticator app alone: no identifier node (kratos-behaviour). */
+  const totpFlow = vendorJson("elements.login.aal2.totp.invalid-code.json") as { ui: object };
+  const fields = {
+    csrf_token: "token",
+    identifier: "jane@example.gov",
+    password: "Correct-Horse-7",
+    method: "password",
+  };
+
+  /** The first factor through the portal: Kratos sets the half-finished session's cookie. */
+  async function signInFirstFactor(): Promise<string[]> {
+    stubIdentity({
+      "POST /self-service/login": {
+        status: 422,
+        body: {
+          error: { id: "browser_location_change_required", code: 422 },
+          redirect_browser_to: "http://localhost:3000/en/login?flow=f2&aal=aal2",
+        },
+        setCookies: ["ory_kratos_session=aal1-session; Path=/; HttpOnly; SameSite=Lax"],
+      },
+    });
+    const response = await submitLogin(postForm("/en/login?flow=f1", fields));
+    if (!(response instanceof Response)) throw new Error("expected a redirect");
+    expect(response.headers.get("location")).toBe("/en/login?flow=f2&aal=aal2");
+    return response.headers.getSetCookie();
+  }
+
+  /** The aal2 page as the browser then loads it, with the cookies it holds. */
+  async function secondFactorPage(cookies: string, flow: object = totpFlow) {
+    stubIdentity({ "GET /self-service/login/flows": { status: 200, body: flow } });
+    const result = await loadLogin(
+      args("/en/login?flow=f2&aal=aal2", { headers: { cookie: cookies } }),
+    );
+    if (result instanceof Response) throw new Error("expected the page");
+    return result.data;
+  }
+
+  function pairOf(setCookie: string | undefined): string {
+    return (setCookie ?? "").split(";")[0] ?? "";
+  }
+
+  it("names the account the first factor signed in, with that session's cookie", async () => {
+    const [session, remembered] = await signInFirstFactor();
+
+    const page = await secondFactorPage(`${pairOf(session)}; ${pairOf(remembered)}`);
+
+    expect(page.account).toBe("jane@example.gov");
+  });
+
+  it("names nobody when the browser's session cookie is another one", async () => {
+    const [, remembered] = await signInFirstFactor();
+
+    const page = await secondFactorPage(`ory_kratos_session=other; ${pairOf(remembered)}`);
+
+    expect(page.account).toBeUndefined();
+  });
+
+  it("names nobody on a plain sign-in, even with the note", async () => {
+    const [session, remembered] = await signInFirstFactor();
+
+    const page = await secondFactorPage(
+      `${pairOf(session)}; ${pairOf(remembered)}`,
+      flowJson as object,
+    );
+
+    expect(page.account).toBeUndefined();
+  });
+
+  it("prefers the flow's own identifier node", async () => {
+    const [session, remembered] = await signInFirstFactor();
+    const codeFlow = vendorJson("elements.login.aal2.code.sent.json") as { ui: object };
+
+    const page = await secondFactorPage(`${pairOf(session)}; ${pairOf(remembered)}`, codeFlow);
+
+    expect(page.account).toBe("dev@ory.dev");
   });
 });

@@ -2,6 +2,7 @@ import { LoginFlowFromJSON, readIdentityAnswer } from "@portal/client";
 import type { PortalLoginBody, UpdateLoginFlowBody } from "@portal/client";
 import { data, redirect } from "react-router";
 import type { RouterContextProvider } from "react-router";
+import { getConfig } from "../../config.server.ts";
 import { followOutcome, noticeParam, whoamiStatus } from "../../flows/follow-outcome.server.ts";
 import type { FlowRoute } from "../../flows/follow-outcome.server.ts";
 import { flowReturnTo } from "../../flows/flow-return-to.server.ts";
@@ -23,6 +24,11 @@ import {
   submitContinueAs,
 } from "./continue-as.server.ts";
 import { flowAccount } from "./flow-account.ts";
+import {
+  accountCookieOptions,
+  rememberAccount,
+  rememberedAccount,
+} from "./remembered-account.server.ts";
 
 interface LoginArgs {
   request: Request;
@@ -85,8 +91,12 @@ export async function loadLogin(args: LoginArgs) {
     {
       flow: signedOut ? { ...flow, refresh: false } : flow,
       continueAs,
-      /** The account a refresh or second factor is for, when the flow names it. */
-      account: flowAccount(flow),
+      /** The account a refresh or second factor is for: the flow's, else the portal's own note. */
+      account:
+        flowAccount(flow) ??
+        (flow.requested_aal === "aal2"
+          ? rememberedAccount(args.request, accountCookieOptions(getConfig()))
+          : undefined),
       notice: noticeFromQuery(query.get(noticeParam)),
       invalid: query.has("invalid"),
       confirmCreateAccount: query.get("confirm") === "create-account",
@@ -120,20 +130,21 @@ export async function submitLogin(args: LoginArgs) {
   const answer = await readIdentityAnswer(() =>
     selfService.updateLoginFlowRaw({ flow: flowId, body }),
   );
+  const setCookies = withRememberedAccount(body, answer.setCookies);
   const outcome = asksForVerification(classifyIdentityAnswer(answer));
-  const result = await followOutcome(outcome, loginRoute(args, "submit"), answer.setCookies);
+  const result = await followOutcome(outcome, loginRoute(args, "submit"), setCookies);
   switch (result.type) {
     case "redirect":
       return result.response;
     case "render":
       return data(
         { flow: LoginFlowFromJSON(result.flow) },
-        { status: result.status, headers: setCookieHeaders(answer.setCookies) },
+        { status: result.status, headers: setCookieHeaders(setCookies) },
       );
     case "success": {
       const { frontend: reader } = identityFor(args.request, args.context);
       const returnTo = await flowReturnTo(() => reader.getLoginFlowRaw({ id: flowId }));
-      return redirectWithCookies(returnTo ?? `/${args.locale}`, answer.setCookies, {
+      return redirectWithCookies(returnTo ?? `/${args.locale}`, setCookies, {
         document: returnTo !== undefined,
       });
     }
@@ -142,10 +153,21 @@ export async function submitLogin(args: LoginArgs) {
         { notice: "notice.somethingWentWrong" as const },
         {
           status: result.status >= 400 ? result.status : 502,
-          headers: setCookieHeaders(answer.setCookies),
+          headers: setCookieHeaders(setCookies),
         },
       );
   }
+}
+
+/**
+ * The answer's cookies, plus the portal's note of the account when the answer set a session
+ * for the identifier just posted (the second-factor screen names it; see remembered-account).
+ */
+function withRememberedAccount(body: PortalLoginBody, setCookies: readonly string[]) {
+  const identifier = "identifier" in body ? body.identifier : undefined;
+  if (!identifier) return setCookies;
+  const remembered = rememberAccount(identifier, setCookies, accountCookieOptions(getConfig()));
+  return remembered === undefined ? setCookies : [...setCookies, remembered];
 }
 
 /** Kratos' legacy answer to an unverified sign-in: the login flow carrying message 4000010. */
