@@ -1,6 +1,6 @@
 import { render } from "@testing-library/react";
 import { Outlet, createRoutesStub } from "react-router";
-import type { ActionFunction, LoaderFunction } from "react-router";
+import type { ActionFunction, LoaderFunction, ShouldRevalidateFunction } from "react-router";
 import en from "../app/i18n/en.json";
 import es from "../app/i18n/es.json";
 import type { Locale } from "../app/i18n/locales.ts";
@@ -20,6 +20,8 @@ export function renderRoute(options: {
   Component: StubComponent;
   loader: LoaderFunction;
   action?: ActionFunction;
+  /** The route module's own, where a test depends on when its loader runs again. */
+  shouldRevalidate?: ShouldRevalidateFunction;
   locale?: Locale;
 }) {
   const locale = options.locale ?? "en";
@@ -38,6 +40,7 @@ export function renderRoute(options: {
           Component: options.Component,
           loader: options.loader,
           action: options.action,
+          shouldRevalidate: options.shouldRevalidate,
         },
         { path: "*", Component: () => <p>navigated away</p> },
       ],

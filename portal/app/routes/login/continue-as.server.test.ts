@@ -117,8 +117,7 @@ function post(fields: Record<string, string>, headers: Record<string, string> = 
   );
 }
 
-const acceptCalls = (calls: RecordedCall[]) =>
-  calls.filter((call) => call.method === "PUT");
+const acceptCalls = (calls: RecordedCall[]) => calls.filter((call) => call.method === "PUT");
 
 describe("the login page for an OAuth2 login that meets the portal's session", () => {
   it("offers to continue as the session's account", async () => {
@@ -171,7 +170,7 @@ describe("Continue", () => {
     expect(accept?.body).toMatchObject({
       subject: identityId,
       identity_provider_session_id: "s-jane",
-      remember: true,
+      remember: false,
       amr: ["password"],
       acr: "aal1",
     });
@@ -272,11 +271,12 @@ describe("Continue", () => {
 });
 
 describe("the acceptance", () => {
-  it("remembers the login for the session's remaining lifetime, never 'forever'", () => {
-    const now = new Date("2030-01-01T00:00:00Z");
-    const session = activeSession({ expires_at: "2030-01-01T01:00:00Z" });
-    expect(acceptanceFor(session, now).remember_for).toBe(3600);
-    const ending = activeSession({ expires_at: "2030-01-01T00:00:00.500Z" });
-    expect(acceptanceFor(ending, now).remember_for).toBe(1);
+  it("is not remembered: the OAuth2 service would date a later max_age or acr check from the click", () => {
+    const acceptance = acceptanceFor(activeSession({ authenticator_assurance_level: "aal2" }));
+
+    expect(acceptance.remember).toBe(false);
+    expect(acceptance).not.toHaveProperty("remember_for");
+    expect(acceptance).not.toHaveProperty("extend_session_lifespan");
+    expect(acceptance.acr).toBe("aal2");
   });
 });

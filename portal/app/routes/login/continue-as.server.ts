@@ -152,7 +152,10 @@ export async function submitContinueAs(args: Args, flowId: string, form: FormDat
   }
 
   const request = await readLoginRequest(args.context, challenge);
-  // Answered already (410), unknown or expired: say so; the login is never accepted twice.
+  // Answered already (410), unknown or expired: say so. Until the browser brings a verifier
+  // back, an accepted request still reads as waiting and a second "Continue" (another tab, a
+  // double submission) accepts it again, with a new verifier; only one verifier can be spent,
+  // and only in the browser that started the request.
   if (!request.ok) return oauth2ProblemPage(args.locale, problemOf(request.status));
   if (reauthenticationReason(request.data, session, new Date()) !== undefined) {
     // The page asks for the password instead: its loader no longer offers to continue.
@@ -162,7 +165,7 @@ export async function submitContinueAs(args: Args, flowId: string, form: FormDat
   const accepted = await callOAuth2(() =>
     oauth2AdminFor(args.context).acceptOAuth2LoginRequestRaw({
       loginChallenge: challenge,
-      acceptOAuth2LoginRequest: acceptanceFor(session, new Date()),
+      acceptOAuth2LoginRequest: acceptanceFor(session),
     }),
   );
   if (!accepted.ok) return oauth2ProblemPage(args.locale, problemOf(accepted.status));
@@ -177,22 +180,22 @@ function problemOf(status: number) {
 /**
  * What Kratos sends when it accepts a login (hydra/hydra.go AcceptLoginRequest): the identity as
  * subject, the session as identity_provider_session_id, each authentication method once as amr,
- * remembered. Kratos remembers for its session lifespan, counted from the sign-in it just
- * completed; the portal does not know that setting, and counts the same end from the session
- * itself: its remaining lifetime (at least a second: 0 would be "forever" to Hydra). `acr` is
- * the session's assurance level, as the embedded identity service sends it.
+ * and `acr`, the session's assurance level, as the embedded identity service sends it.
+ *
+ * Unlike Kratos it is not remembered. Hydra records the acceptance time as the login's
+ * authenticated_at (its accept has no field for it) and skips later requests itself, with
+ * `max_age` measured from that time and `acr_values` not checked at all: remembered, a click on
+ * "Continue" would pass for a fresh password. Not remembered, every later OAuth2 login comes
+ * back to the portal, which checks it against the session's own authenticated_at and AAL.
  */
-export function acceptanceFor(session: SessionRecord, now: Date): AcceptOAuth2LoginRequest {
-  const expiresAt = Date.parse(String(session.expires_at ?? ""));
-  const remaining = Number.isNaN(expiresAt) ? 1 : Math.floor((expiresAt - now.getTime()) / 1000);
+export function acceptanceFor(session: SessionRecord): AcceptOAuth2LoginRequest {
   const methods = (session.authentication_methods ?? [])
     .map((entry) => entry.method)
     .filter((method): method is string => typeof method === "string" && method !== "");
   return {
     subject: session.identity.id,
     identity_provider_session_id: session.id,
-    remember: true,
-    remember_for: Math.max(1, remaining),
+    remember: false,
     amr: [...new Set(methods)],
     ...(session.authenticator_assurance_level
       ? { acr: session.authenticator_assurance_level }

@@ -2,12 +2,13 @@ import { LoginFlowFromJSON } from "@portal/client";
 import type { LoginFlow } from "@portal/client";
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import { data } from "react-router";
 import type { ActionFunction } from "react-router";
 import { describe, expect, it } from "vitest";
 import { renderRoute } from "../../../test/route-stub.tsx";
 import { vendorJson } from "../../../test/vendor-flows.ts";
 import type { Locale } from "../../i18n/locales.ts";
-import Login from "./route.tsx";
+import Login, { shouldRevalidate } from "./route.tsx";
 
 const refreshFlow = LoginFlowFromJSON({
   ...(vendorJson("elements.login.refresh.password.initial.json") as object),
@@ -97,6 +98,40 @@ describe("Continue as", () => {
       await screen.findByRole("button", { name: "Continuar como jane@example.org" }),
     ).toBeInTheDocument();
     expect(screen.getByRole("link", { name: "Usar otra cuenta" })).toBeInTheDocument();
+  });
+});
+
+describe("a stale 'Continue as' page", () => {
+  it("after a refusal reads the page again and offers the sign-in form with the message", async () => {
+    const user = userEvent.setup();
+    // Signed out in another tab: the loader no longer offers to continue (login.server).
+    let signedIn = true;
+    renderRoute({
+      path: "/:lang/login",
+      url: "/en/login?flow=f1&login_challenge=ch-1",
+      Component: Login,
+      loader: () => ({
+        flow: signedIn ? refreshFlow : { ...refreshFlow, refresh: false },
+        notice: undefined,
+        invalid: false,
+        confirmCreateAccount: false,
+        client: "Agency product",
+        registration: "",
+        continueAs: signedIn ? offer : undefined,
+        account: undefined,
+      }),
+      action: () => {
+        signedIn = false;
+        return data({ continueAsRefusal: "login.continueAs.sessionEnded" }, { status: 401 });
+      },
+      shouldRevalidate,
+    });
+
+    await user.click(await screen.findByRole("button", { name: "Continue as jane@example.org" }));
+
+    expect(await screen.findByLabelText("Password")).toBeInTheDocument();
+    expect(screen.getByRole("alert")).toHaveTextContent("Your session has ended.");
+    expect(screen.queryByRole("button", { name: /Continue as/ })).toBeNull();
   });
 });
 

@@ -6,6 +6,7 @@ import { keepFormWhenRateLimited } from "../../flows/keep-form-when-rate-limited
 import { FlowForm } from "../../flows/flow-form.tsx";
 import { FlowMessages } from "../../flows/flow-messages.tsx";
 import { codeErrorsOnField } from "../../flows/code-errors.ts";
+import { isRecord } from "../../flows/node-guards.ts";
 import { localeOf } from "../../i18n/locales.ts";
 import { useTranslator } from "../../i18n/translator-context.tsx";
 import { Alert } from "../../ui/alert.tsx";
@@ -52,7 +53,11 @@ export function action({ request, context, params, url }: Route.ActionArgs) {
 export function shouldRevalidate(args: ShouldRevalidateFunctionArgs) {
   const { currentUrl, nextUrl, formMethod, defaultShouldRevalidate } = args;
   if (formMethod !== undefined && formMethod.toUpperCase() !== "GET") {
-    return defaultShouldRevalidate;
+    // A refused "Continue" (4xx: no revalidation by default) comes from a stale page: signed
+    // out or in as someone else elsewhere. Read it again, as a no-JS post does: the loader then
+    // offers what is left (the sign-in form, or the other account).
+    const refused = isRecord(args.actionResult) && "continueAsRefusal" in args.actionResult;
+    return refused || defaultShouldRevalidate;
   }
   const without = (url: URL) => {
     const query = new URLSearchParams(url.search);
