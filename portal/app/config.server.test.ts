@@ -86,6 +86,7 @@ describe("parseConfig", () => {
     ["PORTAL_HTTP_HEADERS_TIMEOUT_MS", "0"],
     ["PORTAL_HTTP_REQUEST_TIMEOUT_MS", "ten seconds"],
     ["PORTAL_HTTP_KEEP_ALIVE_TIMEOUT_MS", "-5"],
+    ["PORTAL_COOKIE_SECRET", "too-short"],
   ])("rejects a bad %s and names it", (name, value) => {
     expect(() => parseConfig({ [name]: value })).toThrow(new RegExp(`${name}: `));
   });
