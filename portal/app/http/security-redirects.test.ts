@@ -137,7 +137,10 @@ describe("redirects the browser asks for", () => {
       const url = new URL(`${portal}/en/logout`);
       url.searchParams.set("return_to", trick.value);
       const response = await logoutLoader({
-        request: new Request(url, { headers: { cookie: "ory_kratos_session=s" } }),
+        // The portal's own sign-out link (another site's is asked first, logout.test).
+        request: new Request(url, {
+          headers: { cookie: "ory_kratos_session=s", "sec-fetch-site": "same-origin" },
+        }),
         params: { lang: "en" },
         context: createLoadContext({ nonce: "n", forwardedFor: undefined, correlationId: "c" }),
         url,

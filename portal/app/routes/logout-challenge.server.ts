@@ -49,8 +49,7 @@ export async function loadLogoutQuestion(
 }
 
 /** POST /logout: Yes accepts (Hydra ends the sessions, then returns to the client); No rejects. */
-export async function answerLogoutQuestion(args: LogoutArgs): Promise<Response> {
-  const form = await args.request.formData();
+export async function answerLogoutQuestion(args: LogoutArgs, form: FormData): Promise<Response> {
   const posted = form.get(logoutChallengeParam);
   const challenge =
     args.url.searchParams.get(logoutChallengeParam) ?? (typeof posted === "string" ? posted : null);

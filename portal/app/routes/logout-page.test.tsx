@@ -44,3 +44,40 @@ describe("the sign-out question", () => {
     await expect(action.mock.results[0]?.value).resolves.toMatchObject({ decision: "no" });
   });
 });
+
+describe("a sign-out that did not come from the portal's own page", () => {
+  function renderConfirmation(fields: Record<string, string>, locale: "en" | "es" = "en") {
+    renderRoute({
+      path: "/:lang/logout",
+      url: `/${locale}/logout`,
+      Component: Logout,
+      loader: () => ({ confirmSignOut: true, fields }),
+      locale,
+    });
+  }
+
+  it("asks about the portal in a plain POST form that carries what the link said", async () => {
+    renderConfirmation({ login_challenge: "ch-1" });
+
+    expect(await screen.findByRole("heading", { level: 1, name: "Sign out?" })).toBeInTheDocument();
+    expect(screen.getByText("Do you want to sign out of Agency Sign-In?")).toBeInTheDocument();
+    const yes = screen.getByRole("button", { name: "Yes, sign out" });
+    const form = yes.closest("form");
+    // A document post (no JavaScript needed), same origin: the action then signs out.
+    expect(form).toHaveAttribute("method", "post");
+    expect(form).toHaveAttribute("action", "/en/logout");
+    expect(Object.fromEntries(new FormData(form ?? undefined))).toEqual({
+      login_challenge: "ch-1",
+    });
+    expect(screen.getByRole("link", { name: "No, stay signed in" })).toHaveAttribute("href", "/en");
+  });
+
+  it("speaks Spanish", async () => {
+    renderConfirmation({}, "es");
+
+    expect(
+      await screen.findByText("¿Desea cerrar la sesión en Acceso de la Agencia?"),
+    ).toBeVisible();
+    expect(screen.getByRole("button", { name: "Sí, cerrar sesión" })).toBeInTheDocument();
+  });
+});

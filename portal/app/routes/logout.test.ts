@@ -9,10 +9,24 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
+/** A GET of the page; by default the portal's own link (Sec-Fetch-Site: same-origin). */
+async function loadPage(path: string, headers: Record<string, string>) {
+  const url = new URL(path, "http://localhost:3000");
+  return loader({
+    request: new Request(url, { headers: { cookie: "ory_kratos_session=s", ...headers } }),
+    params: { lang: "es" },
+    context: new RouterContextProvider(),
+    url,
+    pattern: "/:lang/logout",
+  });
+}
+
 async function load(path = "/es/logout", context = new RouterContextProvider()) {
   const url = new URL(path, "http://localhost:3000");
   const result = await loader({
-    request: new Request(url, { headers: { cookie: "ory_kratos_session=s" } }),
+    request: new Request(url, {
+      headers: { cookie: "ory_kratos_session=s", "sec-fetch-site": "same-origin" },
+    }),
     params: { lang: "es" },
     context,
     url,
@@ -83,16 +97,113 @@ const logoutRequest = {
 };
 const verifierUrl = "http://localhost:4444/oauth2/sessions/logout?logout_verifier=v1";
 
-function post(path: string, fields: Record<string, string>) {
+async function post(
+  path: string,
+  fields: Record<string, string>,
+  headers: Record<string, string> = {},
+): Promise<Response> {
   const url = new URL(path, "http://localhost:3000");
-  return action({
-    request: new Request(url, { method: "POST", body: new URLSearchParams(fields) }),
+  const result = await action({
+    request: new Request(url, {
+      method: "POST",
+      body: new URLSearchParams(fields),
+      headers: { cookie: "ory_kratos_session=s", ...headers },
+    }),
     params: { lang: "es" },
     context: new RouterContextProvider(),
     url,
     pattern: "/:lang/logout",
   });
+  if (!(result instanceof Response)) throw new Error("expected a response");
+  return result;
 }
+
+const logoutFlow = {
+  "GET /self-service/logout/browser": {
+    status: 200,
+    body: { logout_url: "http://127.0.0.1:4433/self-service/logout?token=t", logout_token: "t" },
+  },
+};
+const signedIn = { status: 200, body: { id: "s", identity: { id: "i" } } };
+
+describe("a sign-out that is not the portal's own", () => {
+  it.each([
+    ["another site's link", { "sec-fetch-site": "cross-site" }],
+    ["a sibling application's link", { "sec-fetch-site": "same-site" }],
+    ["a typed address", { "sec-fetch-site": "none" }],
+    ["a browser that does not say", {}],
+  ])("asks first after %s, creating no logout token", async (_, headers) => {
+    const { calls } = stubIdentity({ ...logoutFlow, "GET /sessions/whoami": signedIn });
+
+    const result = await loadPage("/es/logout?then=recovery&login_challenge=ch-1&x=1", headers);
+
+    expect(result).toEqual({
+      confirmSignOut: true,
+      fields: { then: "recovery", login_challenge: "ch-1" },
+    });
+    expect(calls.map((call) => call.url.pathname)).toEqual(["/sessions/whoami"]);
+  });
+
+  it("goes straight on without a session: nothing to sign out of", async () => {
+    const { calls } = stubIdentity({
+      ...logoutFlow,
+      "GET /sessions/whoami": { status: 401, body: { error: { code: 401 } } },
+    });
+
+    const result = await loadPage("/es/logout", { "sec-fetch-site": "cross-site" });
+
+    if (!(result instanceof Response)) throw new Error("expected a redirect");
+    expect(result.headers.get("location")).toBe("/es/login");
+    expect(calls.map((call) => call.url.pathname)).toEqual(["/sessions/whoami"]);
+  });
+});
+
+describe("the portal's sign-out form (POST)", () => {
+  it("signs out from the portal's own page, returning where the hidden fields say", async () => {
+    const { calls } = stubIdentity(logoutFlow);
+
+    const response = await post(
+      "/es/logout",
+      { login_challenge: "ch-1" },
+      { "sec-fetch-site": "same-origin", origin: "http://localhost:3000" },
+    );
+
+    expect(response.headers.get("location")).toBe("/api/kratos/self-service/logout?token=t");
+    expect(calls[0]?.url.searchParams.get("return_to")).toBe(
+      "http://localhost:3000/es/login?login_challenge=ch-1",
+    );
+    expect(calls[0]?.headers.get("cookie")).toBe("ory_kratos_session=s");
+  });
+
+  it("goes on to recovery after then=recovery", async () => {
+    const { calls } = stubIdentity(logoutFlow);
+    await post("/es/logout", { then: "recovery" }, { "sec-fetch-site": "same-origin" });
+    expect(calls[0]?.url.searchParams.get("return_to")).toBe("http://localhost:3000/es/recovery");
+  });
+
+  it.each([
+    ["another site", { "sec-fetch-site": "cross-site" }],
+    ["a sibling application", { "sec-fetch-site": "same-site" }],
+    ["another origin without Sec-Fetch-Site", { origin: "https://evil.example" }],
+  ])("is refused from %s, creating no logout token", async (_, headers) => {
+    const { calls } = stubIdentity(logoutFlow);
+
+    const result = await action({
+      request: new Request("http://localhost:3000/es/logout", {
+        method: "POST",
+        body: new URLSearchParams({}),
+        headers: { cookie: "ory_kratos_session=s", ...headers },
+      }),
+      params: { lang: "es" },
+      context: new RouterContextProvider(),
+      url: new URL("http://localhost:3000/es/logout"),
+      pattern: "/:lang/logout",
+    });
+
+    expect(result).toMatchObject({ init: { status: 403 } });
+    expect(calls).toEqual([]);
+  });
+});
 
 describe("the logout route with a logout challenge", () => {
   it("asks about the client (no identity-service logout yet) and widens CSP to it", async () => {

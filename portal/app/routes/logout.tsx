@@ -1,50 +1,46 @@
-import { readIdentityResponse } from "@portal/client";
 import { Form } from "react-router";
 import type { Route } from "./+types/logout";
-import { getConfig } from "../config.server.ts";
-import { browserFacingUrl } from "../http/browser-facing-url.server.ts";
-import { redirectWithCookies } from "../http/redirects.server.ts";
-import { identityFor } from "../http/identity.server.ts";
 import { localeOf } from "../i18n/locales.ts";
-import { forgetAccount } from "./login/remembered-account.server.ts";
 import { useTranslator } from "../i18n/translator-context.tsx";
 import { primaryButton, secondaryButton } from "../ui/buttons.ts";
 import { Card } from "../ui/card.tsx";
 import { answerLogoutQuestion, loadLogoutQuestion } from "./logout-challenge.server.ts";
-import { afterSignOut } from "./logout-destination.ts";
 import { logoutChallengeParam, logoutDecisionName } from "./logout-fields.ts";
+import { loadSignOut, submitSignOut } from "./logout-sign-out.server.ts";
+import type { SignOutConfirmation } from "./logout-sign-out.server.ts";
 
 /**
- * Sign-out link target (the SSO portal and the portal's header link here): ask the identity
- * service for a logout URL that returns to this locale's login page (see afterSignOut), then
- * send the browser there. With a
+ * Sign-out (the portal's header and settings post here; its own links come here): the identity
+ * service's logout, returning to this locale's login page (see logout-sign-out). With a
  * ?logout_challenge= (the OAuth2 service's logout UI) it asks first; see logout-challenge.
  */
 export async function loader({ request, context, params, url }: Route.LoaderArgs) {
   const locale = localeOf(params);
   const challenge = url.searchParams.get(logoutChallengeParam);
   if (challenge) return loadLogoutQuestion({ request, context, locale, url }, challenge);
-  const config = getConfig();
-  const { frontend } = identityFor(request, context);
-  const next = afterSignOut(locale, url.searchParams);
-  const result = await readIdentityResponse(() =>
-    frontend.createBrowserLogoutFlowRaw({ returnTo: `${config.publicUrl}${next}` }),
-  );
-  // The second-factor screen's note of the account goes with the session.
-  const setCookies = [...result.setCookies, forgetAccount(config.publicUrl.startsWith("https:"))];
-  if (!result.ok) return redirectWithCookies(next, setCookies);
-  return redirectWithCookies(browserFacingUrl(result.data.logout_url), setCookies, {
-    document: true,
-  });
+  return loadSignOut({ request, context, locale }, url);
 }
 
-export function action({ request, context, params, url }: Route.ActionArgs) {
-  return answerLogoutQuestion({ request, context, locale: localeOf(params), url });
+export async function action({ request, context, params, url }: Route.ActionArgs) {
+  const locale = localeOf(params);
+  const form = await request.formData();
+  const answersChallenge =
+    form.has(logoutDecisionName) ||
+    form.has(logoutChallengeParam) ||
+    url.searchParams.has(logoutChallengeParam);
+  if (answersChallenge) {
+    return answerLogoutQuestion({ request, context, locale, url }, form);
+  }
+  return submitSignOut({ request, context, locale }, form);
 }
 
-/** Rendered only for a logout challenge: "Do you want to sign out of {client}?" Yes / No. */
+/**
+ * A logout challenge: "Do you want to sign out of {client}?" Yes / No. A sign-out that did not
+ * come from the portal's own page: the same question about the portal.
+ */
 export default function Logout({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslator();
+  if ("confirmSignOut" in loaderData) return <ConfirmSignOut confirmation={loaderData} />;
   const title = t("logout.title");
   return (
     <Card>
@@ -64,6 +60,33 @@ export default function Logout({ loaderData }: Route.ComponentProps) {
           {t("logout.no")}
         </button>
       </Form>
+    </Card>
+  );
+}
+
+/**
+ * A plain POST form (no JavaScript needed) posting what the link carried; "No" goes to the
+ * start page and leaves the session alone.
+ */
+function ConfirmSignOut({ confirmation }: { confirmation: SignOutConfirmation }) {
+  const { t, locale } = useTranslator();
+  const title = t("logout.title");
+  return (
+    <Card>
+      <title>{`${title} – ${t("brand.name")}`}</title>
+      <h1 className="text-2xl font-semibold">{title}</h1>
+      <p className="mt-2 mb-6">{t("logout.question", { client: t("brand.name") })}</p>
+      <form method="post" action={`/${locale}/logout`} className="flex flex-col gap-3">
+        {Object.entries(confirmation.fields).map(([name, value]) => (
+          <input key={name} type="hidden" name={name} value={value} />
+        ))}
+        <button type="submit" className={primaryButton}>
+          {t("logout.yes")}
+        </button>
+        <a href={`/${locale}`} className={secondaryButton}>
+          {t("logout.no")}
+        </a>
+      </form>
     </Card>
   );
 }

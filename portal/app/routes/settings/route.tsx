@@ -6,6 +6,7 @@ import { inputValue } from "../../flows/node-filters.ts";
 import { localeOf } from "../../i18n/locales.ts";
 import { useTranslator } from "../../i18n/translator-context.tsx";
 import { Notice } from "../../ui/notice.tsx";
+import { SignOutForm } from "../../ui/sign-out-form.tsx";
 import { noticeDuration, noticeKind } from "../notice-query.ts";
 import { settingsCards } from "./cards/index.ts";
 import { SessionsCard } from "./cards/sessions-card.tsx";
@@ -28,7 +29,7 @@ function cardNodes(nodes: readonly UiNode[], group: string): UiNode[] {
 }
 
 export default function Settings({ loaderData, actionData }: Route.ComponentProps) {
-  const { t, locale } = useTranslator();
+  const { t } = useTranslator();
   const flow = actionData && "flow" in actionData ? actionData.flow : loaderData.flow;
   const notice = actionData && "notice" in actionData ? actionData.notice : loaderData.notice;
   const answered =
@@ -93,15 +94,10 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
           />
         )}
       </div>
-      <p className="mt-6 text-sm">
-        {/* The same sign-out as the header's, for people who look for it here. */}
-        <a
-          href={`/${locale}/logout`}
-          className="font-medium text-blue-700 underline underline-offset-4 dark:text-blue-300"
-        >
-          {t("layout.signOut")}
-        </a>
-      </p>
+      {/* The same sign-out as the header's, for people who look for it here (a form: no <p>). */}
+      <div className="mt-6 text-sm">
+        <SignOutForm className="cursor-pointer font-medium text-blue-700 underline underline-offset-4 dark:text-blue-300" />
+      </div>
     </div>
   );
 }
