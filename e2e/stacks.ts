@@ -1,9 +1,10 @@
 import { scaled, timeScale } from "./timing.ts";
 
 /**
- * The e2e tests run two copies of the whole system, each on its own ports and with a fresh data
+ * The e2e tests run three copies of the whole system, each on its own ports and with a fresh data
  * directory, so a developer's `npm start` and its data are never touched. The "timed" copy has
- * short time limits (privileged session, idle timeout) for the tests about time running out.
+ * short time limits (privileged session, idle timeout) for the tests about time running out; the
+ * "strict" one runs the identity server in strict mode (below).
  */
 export type Stack = {
   portalUrl: string;
@@ -70,8 +71,22 @@ export const timedStack = stack(50, {
 });
 
 /**
+ * Seconds a fresh sign-in stays privileged on the strict stack, as on the timed one: its settings
+ * journeys (a new authenticator app, backup codes) save within it, and one test waits it out.
+ */
+export const strictPrivilegedSeconds = timedPrivilegedSeconds;
+
+/** Wrong passwords for one identifier before the strict stack answers 429. */
+export const strictPasswordsPerIdentifier = 2;
+
+/**
  * Strict mode (issue 15): the identity server with every addition of ours off
  * (IDENTITY_ORY_EXTENSIONS=false), answering as Kratos and Hydra would; strict-mode.spec.ts runs
  * the portal's core journeys against it.
  */
-export const strictStack = stack(100, { IDENTITY_ORY_EXTENSIONS: "false" });
+export const strictStack = stack(100, {
+  IDENTITY_ORY_EXTENSIONS: "false",
+  IDENTITY_PRIVILEGED_SESSION_MAX_AGE: `${strictPrivilegedSeconds}s`,
+  // Low, so one journey meets the rate limit (strict: HTTP 429 and Retry-After) quickly.
+  IDENTITY_RATE_LIMIT_PASSWORD_PER_IDENTIFIER: String(strictPasswordsPerIdentifier),
+});

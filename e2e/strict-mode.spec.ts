@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { strictStack } from "./stacks.ts";
+import { strictPasswordsPerIdentifier, strictPrivilegedSeconds, strictStack } from "./stacks.ts";
 import { scaled } from "./timing.ts";
 import {
   authenticatorApp,
@@ -9,6 +9,7 @@ import {
   signOutOfAgencyProduct,
   strongPassword,
   uniqueEmail,
+  waitUntilSessionOlderThan,
 } from "./support.ts";
 
 // The portal's core journeys against the identity server in strict mode
@@ -124,7 +125,7 @@ test("strict: a backup code signs in once", async ({ page }) => {
   }
 });
 
-test("strict: forgot password, code from the mailbox, new password, signed in", async ({
+test("strict: forgot password, a wrong code, the code from the mailbox, new password, signed in", async ({
   page,
 }) => {
   const email = uniqueEmail("strict-recover");
@@ -136,9 +137,14 @@ test("strict: forgot password, code from the mailbox, new password, signed in", 
   await page.getByLabel("Email").fill(email);
   await page.getByRole("button", { name: "Continue" }).click();
   await expect(page.getByText("An email containing a recovery code has been sent")).toBeVisible();
-  await page
-    .getByLabel("Recovery code")
-    .fill(await latestCode(email, "recovery_code_valid", strictStack));
+  const code = await latestCode(email, "recovery_code_valid", strictStack);
+  // A wrong code first: Kratos' message, and the same form takes the right one.
+  await page.getByLabel("Recovery code").fill(code === "000000" ? "111111" : "000000");
+  await page.getByRole("button", { name: "Continue" }).click();
+  await expect(page.getByRole("alert").first()).toContainText(
+    "The recovery code is invalid or has already been used.",
+  );
+  await page.getByLabel("Recovery code").fill(code);
   await page.getByRole("button", { name: "Continue" }).click();
   await expect(page.getByText("You successfully recovered your account.")).toBeVisible();
   const passwordCard = page.getByRole("region", { name: "Change password" });
@@ -150,3 +156,128 @@ test("strict: forgot password, code from the mailbox, new password, signed in", 
   await signInWithPassword(page, email, newPassword, strictStack);
   await expect(page).toHaveURL(agencySelection);
 });
+
+test("strict: settings signs another session out; an old sign-in is re-confirmed before the password changes", async ({
+  page,
+  browser,
+}) => {
+  // Waits out the privileged window besides the journey itself.
+  test.setTimeout(scaled(40_000) + strictPrivilegedSeconds * 1000);
+  const email = uniqueEmail("strict-settings");
+  const changed = "Another-Strong-Secret-8";
+  await createPerson(email, { verified: true }, strictStack);
+  const elsewhere = await browser.newContext();
+  const other = await elsewhere.newPage();
+  await signInWithPassword(other, email, strongPassword, strictStack);
+  await expect(other).toHaveURL(agencySelection);
+  await signInWithPassword(page, email, strongPassword, strictStack);
+  await expect(page).toHaveURL(agencySelection);
+
+  await page.goto(`${portalUrl}/en/settings`);
+  const sessions = page.getByRole("region", { name: "Active sessions" });
+  await expect(sessions.getByRole("listitem")).toHaveCount(2);
+  await sessions.getByRole("button", { name: "Sign out this session" }).click();
+  await expect(sessions.getByText("The session was signed out.")).toBeVisible();
+  await expect(sessions.getByText("You are not signed in anywhere else.")).toBeVisible();
+  expect((await other.request.get(`${portalUrl}/api/kratos/sessions/whoami`)).status()).toBe(401);
+  await elsewhere.close();
+
+  // Kratos answers 403 session_refresh_required; the portal asks for the password, then saves.
+  await waitUntilSessionOlderThan(page, strictPrivilegedSeconds, strictStack);
+  const card = page.getByRole("region", { name: "Change password" });
+  await card.getByLabel("New password", { exact: true }).fill(changed);
+  await card.getByLabel("Confirm new password").fill(changed);
+  await card.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Confirm action" })).toBeVisible();
+  await page.getByLabel("Password", { exact: true }).fill(strongPassword);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Profile settings" })).toBeVisible();
+  await card.getByLabel("New password", { exact: true }).fill(changed);
+  await card.getByLabel("Confirm new password").fill(changed);
+  await card.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByText(saved)).toBeVisible();
+});
+
+test("strict: signed in at the portal, the agency product's sign-in continues as the account", async ({
+  page,
+  context,
+}) => {
+  const email = uniqueEmail("strict-continue");
+  await createPerson(email, { verified: true }, strictStack);
+  await signInWithPassword(page, email, strongPassword, strictStack);
+  await expect(page).toHaveURL(agencySelection);
+  // The agency product's own session is gone, the portal's is not.
+  await context.clearCookies({ name: "demo_session" });
+  await page.goto(agencySelection);
+  await page.getByRole("link", { name: "Sign in" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Choose an account" })).toBeVisible();
+  await page.getByRole("button", { name: `Continue as ${email}` }).click();
+  await expect(page).toHaveURL(agencySelection);
+  await expect(page.getByTestId("signed-in-email")).toHaveText(email);
+});
+
+test("strict: an unknown form and a failed CSRF check start a new form with a notice, which works", async ({
+  page,
+  context,
+}) => {
+  const email = uniqueEmail("strict-errors");
+  await createPerson(email, {}, strictStack);
+  const unknownFlow = "3b1f8a52-0c4e-4d7a-9a51-7f2c6d0e9b14";
+  await page.goto(`${portalUrl}/en/login?flow=${unknownFlow}`);
+  await expect(notice(page, "The form expired. Please try again.")).toBeVisible();
+  await expect(page).toHaveURL(/[?&]flow=[\w-]+/);
+  expect(new URL(page.url()).searchParams.get("flow")).not.toBe(unknownFlow);
+
+  const csrfCookies = (await context.cookies()).filter(({ name }) => name.startsWith("csrf_token"));
+  expect(csrfCookies).not.toHaveLength(0);
+  for (const { name } of csrfCookies) await context.clearCookies({ name });
+  await fillSignIn(page, email, strongPassword);
+  await expect(
+    notice(page, "For your security the form was reset. Please try again."),
+  ).toBeVisible();
+  await expect(page).toHaveURL(/notice=csrf/);
+  await fillSignIn(page, email, strongPassword);
+  await expect(page).toHaveURL(agencySelection);
+});
+
+test("strict: too many wrong passwords, and the identity server's 429 is shown as the wait, the form kept", async ({
+  page,
+}) => {
+  const email = uniqueEmail("strict-limit");
+  await createPerson(email, {}, strictStack);
+  await page.goto(`${portalUrl}/en/login`);
+  for (let attempt = 1; attempt <= strictPasswordsPerIdentifier; attempt += 1) {
+    await fillSignIn(page, email, `Not-The-Password-${attempt}`);
+    await expect(page.getByRole("alert").first()).toContainText(
+      "The provided credentials are invalid",
+    );
+  }
+  // Limited, even the right password is refused (and not checked) until the window moves on.
+  await fillSignIn(page, email, strongPassword);
+  const limited = page.getByRole("alert").filter({ hasText: "Too many requests" });
+  await expect(limited).toContainText(
+    /The sign-in service is receiving too many requests\. Try again in \d+ minutes?\./,
+  );
+  await expect(page.getByLabel("Email")).toHaveValue(email);
+  expect(new URL(page.url()).pathname).toBe("/en/login");
+});
+
+/** A notice in the app shell's toast region (sonner's "Notifications" landmark). */
+function notice(page: Page, text: string) {
+  return page.getByRole("region", { name: /Notifications/ }).getByText(text);
+}
+
+/**
+ * Fills and submits the sign-in form, and waits for the submission's answer: a repeated
+ * submission's message would otherwise be the previous one's.
+ */
+async function fillSignIn(page: Page, email: string, password: string): Promise<void> {
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  const answered = page.waitForResponse(
+    (response) =>
+      response.request().method() === "POST" && new URL(response.url()).pathname.includes("/login"),
+  );
+  await page.getByRole("button", { name: "Sign in with password" }).click();
+  await answered;
+}
