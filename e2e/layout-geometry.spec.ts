@@ -118,7 +118,7 @@ test("with reduced motion nothing spins or fades", async ({ page }) => {
 
 for (const locale of ["en", "es"]) {
   for (const theme of ["light", "dark"]) {
-    test(`axe (WCAG 2.2 AA, target size included) on settings and a failed sign-in, ${locale} ${theme}`, async ({
+    test(`axe (WCAG 2.2 AA, target size included) on a failed sign-in, registration errors and settings, ${locale} ${theme}`, async ({
       page,
       context,
     }) => {
@@ -133,6 +133,12 @@ for (const locale of ["en", "es"]) {
       await page.locator("button[name=method][value=password]").click();
       await expect(page.getByRole("alert").first()).toBeVisible();
       expect((await axe()).violations, "failed sign-in").toEqual([]);
+
+      // The error summary's links (each leads to its field) included.
+      await page.goto(`/${locale}/registration`);
+      await page.locator("form button[type=submit][name=method]").first().click();
+      await expect(page.locator("a[href^='#']").filter({ visible: true }).first()).toBeVisible();
+      expect((await axe()).violations, "registration errors").toEqual([]);
 
       const email = uniqueEmail(`axe-settings-${locale}-${theme}`);
       await createPerson(email, { verified: true });
