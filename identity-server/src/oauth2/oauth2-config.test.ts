@@ -31,6 +31,7 @@ describe("OAuth2 configuration", () => {
         perIp: { max: 50, windowMs: 900_000 },
       },
       seedClient: undefined,
+      oryExtensions: true,
     });
   });
 

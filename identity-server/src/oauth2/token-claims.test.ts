@@ -121,3 +121,37 @@ describe("claims the consent app sets", () => {
     expect(userinfo).toMatchObject({ tenant: "agency-7" });
   });
 });
+
+describe("claims named like Object.prototype members", () => {
+  // Found in issue 15: a `constructor` claim made oidc-provider's "plain object" checks throw at
+  // the token endpoint (500, and the code was spent), and `hasOwnProperty` or `toString` were
+  // taken for claims already set and left out of ID tokens. Hydra copies every key.
+  const odd = { constructor: "x", hasOwnProperty: "h", toString: "t", valueOf: 1 };
+
+  it("reach the ID token, userinfo and introspection like any other claim", async () => {
+    const { tokens } = await signIn(service, service.browser(), rp, {
+      scope: "openid offline_access email",
+      subject: "user-odd-claims",
+      consent: { session: { id_token: { ...odd, tenant: "t" }, access_token: odd } },
+    });
+    const idToken = JSON.parse(
+      Buffer.from(tokens.id_token?.split(".")[1] ?? "", "base64url").toString(),
+    ) as Record<string, unknown>;
+    expect(idToken).toMatchObject({ ...odd, tenant: "t", sub: "user-odd-claims" });
+    expect(idToken.at_hash).toBe(atHash(tokens.access_token));
+
+    const userinfo = await fetch(`${service.issuer}/userinfo`, {
+      headers: { authorization: `Bearer ${tokens.access_token}` },
+    });
+    expect(userinfo.status).toBe(200);
+    expect(await userinfo.json()).toMatchObject({ ...odd, tenant: "t", sub: "user-odd-claims" });
+
+    expect(await introspect(service, tokens.access_token)).toMatchObject({
+      active: true,
+      ext: odd,
+    });
+
+    const refreshed = await oidc.refreshTokenGrant(rp, tokens.refresh_token ?? "");
+    expect(await introspect(service, refreshed.access_token)).toMatchObject({ ext: odd });
+  });
+});

@@ -12,7 +12,6 @@ import { payloadAdapterFactory } from "../store/payload-adapter.ts";
 import { sendBrowserError } from "./browser-pages.ts";
 import { challengeUiUrl } from "./challenge-ui-url.ts";
 import {
-  consentAccessTokenClaims,
   findAccountWithConsentClaims,
   releasableClaims,
   rememberedGrant,
@@ -156,7 +155,6 @@ export function buildProvider(deps: ProviderDeps, scopes: Iterable<string>): Pro
     clientBasedCORS: (ctx, origin, client) =>
       clientCors(ctx, origin, client as typeof client & ClientExtras),
     findAccount: findAccountWithConsentClaims(claimDeps),
-    extraTokenClaims: consentAccessTokenClaims(claimDeps),
     loadExistingGrant: rememberedGrant(claimDeps),
     // Revoking tokens (reused code or refresh token, /oauth2/revoke) removes the tokens of the
     // grant but keeps the grant: a remembered consent points at it, and Hydra never lets a token

@@ -10,7 +10,9 @@ import { randomId } from "../crypto/random.ts";
 import type { OAuth2Db } from "../store/oauth2-tables.ts";
 
 // What the consent app put into `session.access_token` and `session.id_token` travels with the
-// grant: token contents are looked up by grant id whenever a token or ID token is issued.
+// grant: token contents are looked up by grant id whenever an ID token is issued, userinfo
+// answers or a token is introspected (`session.access_token` is never copied into oidc-provider's
+// token `extra`, whose "plain object" check fails on a claim named `constructor`).
 
 /** Claims oidc-provider may put into ID tokens and userinfo answers (undeclared ones are dropped). */
 export const releasableClaims = [
@@ -39,6 +41,11 @@ export const releasableClaims = [
   "updated_at",
 ];
 
+/** The releasable claims a consent app may set (the others are Hydra's reserved ones). */
+const standardClaims: ReadonlySet<string> = new Set(
+  releasableClaims.filter((name) => !["sub", "acr", "amr", "auth_time"].includes(name)),
+);
+
 interface Deps {
   db: OAuth2Db;
   now: () => Date;
@@ -54,7 +61,12 @@ function grantIdOf(ctx: KoaContextWithOIDC | undefined, token: WithGrant): strin
   );
 }
 
-/** findAccount: the subject plus the consent's `session.id_token` claims (never overriding sub). */
+/**
+ * findAccount: the subject plus the consent's standard claims. Only the claims oidc-provider may
+ * release are passed on (it drops the others anyway): its "plain object" checks read
+ * `.constructor`, so a consent claim named `constructor` would make it throw. The other consent
+ * claims are added by hydra-token-claims.ts.
+ */
 export function findAccountWithConsentClaims(
   deps: Deps,
 ): NonNullable<Configuration["findAccount"]> {
@@ -63,22 +75,13 @@ export function findAccountWithConsentClaims(
     async claims() {
       const grantId = grantIdOf(ctx, token);
       const consent = grantId ? await findConsentSessionByGrant(deps.db, grantId) : undefined;
-      return { ...(consent?.sessionIdToken ?? {}), sub };
+      const claims: Record<string, unknown> = {};
+      for (const [name, value] of Object.entries(consent?.sessionIdToken ?? {})) {
+        if (standardClaims.has(name)) claims[name] = value;
+      }
+      return { ...claims, sub };
     },
   });
-}
-
-/** extraTokenClaims: the consent's `session.access_token`, stored with opaque access tokens. */
-export function consentAccessTokenClaims(
-  deps: Deps,
-): NonNullable<Configuration["extraTokenClaims"]> {
-  return async (_ctx, token) => {
-    if (token.kind !== "AccessToken" || !("grantId" in token) || !token.grantId) return undefined;
-    const consent = await findConsentSessionByGrant(deps.db, token.grantId);
-    return consent && Object.keys(consent.sessionAccessToken).length > 0
-      ? consent.sessionAccessToken
-      : undefined;
-  };
 }
 
 /** Hydra lets a public client reuse consent only with an https or loopback redirect URI. */

@@ -38,16 +38,20 @@ interface ClaimDeps {
   db: OAuth2Db;
 }
 
-/** The consent's `session.id_token` claims that may reach tokens, by the grant they belong to. */
+/**
+ * The consent's `session.id_token` claims that may reach tokens, by the grant they belong to: every
+ * own key (`constructor` or `toString` too, as Hydra copies any key) except the reserved ones and
+ * `__proto__`, in an object without a prototype so no key is mistaken for an inherited one.
+ */
 export async function consentIdTokenClaims(
   db: OAuth2Db,
   grantId: string | undefined,
 ): Promise<Record<string, unknown>> {
-  if (!grantId) return {};
+  const claims = Object.create(null) as Record<string, unknown>;
+  if (!grantId) return claims;
   const consent = await findConsentSessionByGrant(db, grantId);
-  const claims: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(consent?.sessionIdToken ?? {})) {
-    if (!reservedIdTokenClaims.has(name)) claims[name] = value;
+    if (!reservedIdTokenClaims.has(name) && name !== "__proto__") claims[name] = value;
   }
   return claims;
 }
@@ -60,31 +64,49 @@ function grantIdOf(ctx: KoaContextWithOIDC | undefined): string | undefined {
   );
 }
 
+/** The consent claims of each ID token being issued, added to its payload (below). */
+const consentClaimsOf = new WeakMap<object, Record<string, unknown>>();
+
 /**
  * Wraps IdToken#issue (oidc-provider 9.13.3, lib/models/id_token.js: `set` values are merged over
  * the masked claims, and an `at_hash` set to the access token is hashed with the signing alg).
  * oidc-provider's token endpoint (helpers/grant_common.js issueIdToken) never sets at_hash.
+ * The consent's claims are added to the finished payload instead of through `set`: its merge
+ * skips a key named `constructor`, and skips every `set` value once one is so named.
  */
 export function issueIdTokensAsHydra(provider: Provider, deps: ClaimDeps): void {
   const prototype = provider.IdToken.prototype;
-  // Read as a plain function value: it is called with each ID token as `this` below.
+  // Read as plain function values: they are called with each ID token as `this` below.
   const original = Object.getOwnPropertyDescriptor(prototype, "issue")?.value as (
     this: typeof prototype,
     options: Parameters<typeof prototype.issue>[0],
   ) => Promise<string>;
+  const originalPayload = Object.getOwnPropertyDescriptor(prototype, "payload")?.value as (
+    this: typeof prototype,
+  ) => Promise<Record<string, unknown>>;
   prototype.issue = async function issueAsHydra(options) {
     if (options.use === "idtoken") {
       const ctx = this.ctx as KoaContextWithOIDC | undefined;
-      for (const [name, value] of Object.entries(
-        await consentIdTokenClaims(deps.db, grantIdOf(ctx)),
-      )) {
-        if (!(name in this.extra)) this.set(name, value);
-      }
+      consentClaimsOf.set(this, await consentIdTokenClaims(deps.db, grantIdOf(ctx)));
       const accessToken = ctx?.oidc?.entities?.AccessToken;
       // Opaque access tokens: the token's value is its jti.
       if (ctx?.oidc?.route === "token" && accessToken?.jti) this.set("at_hash", accessToken.jti);
     }
     return original.call(this, options);
+  };
+  prototype.payload = async function payloadAsHydra() {
+    const payload = await originalPayload.call(this);
+    for (const [name, value] of Object.entries(consentClaimsOf.get(this) ?? {})) {
+      // Claims oidc-provider already set (nonce, sid, …, or a released standard claim) stay.
+      if (Object.hasOwn(payload, name)) continue;
+      Object.defineProperty(payload, name, {
+        value,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    }
+    return payload;
   };
 }
 
@@ -98,6 +120,7 @@ export function userinfoWithConsentClaims(userinfoPath: string, deps: ClaimDeps)
     const oidc = (ctx as unknown as KoaContextWithOIDC).oidc;
     const grantId = oidc?.entities?.AccessToken?.grantId;
     const extra = await consentIdTokenClaims(deps.db, grantId);
+    // Spread copies own keys, `constructor` too; oidc-provider's claims win, as in ID tokens.
     ctx.body = { ...extra, ...(body as Record<string, unknown>) };
   };
 }

@@ -57,10 +57,8 @@ export async function introspect(
 
   const consent = grantId ? await findConsentSessionByGrant(db, grantId) : undefined;
   const accountId = "accountId" in token ? token.accountId : undefined;
-  const extra =
-    found.use === "access_token" && "extra" in token && token.extra
-      ? (token.extra as Record<string, unknown>)
-      : consent?.sessionAccessToken;
+  // Read from the consent, never from the token's `extra` (consent-claims.ts says why).
+  const extra = consent?.sessionAccessToken;
   return {
     active: true,
     client_id: token.clientId,
