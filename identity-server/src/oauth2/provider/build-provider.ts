@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import type { ClientAuthLimits } from "../clients/client-auth-limits.ts";
 import type { ClientExtras } from "../clients/client-metadata.ts";
 import { extraClientProperties } from "../clients/client-metadata.ts";
+import { audienceNotAllowed, audienceNotAllowedHint } from "../clients/audience-matching.ts";
 import type { PrivateJwk } from "../crypto/signing-keys.ts";
 import type { OAuth2Config } from "../oauth2-config.ts";
 import { clientBasedCors } from "../public-cors.ts";
@@ -31,6 +32,7 @@ import {
 } from "./logout-handling.ts";
 import { injectedConsentMarker, offlineAccessPrompt } from "./offline-access-prompt.ts";
 import { applyProviderOverrides } from "./provider-overrides.ts";
+import { withRefreshGrantChecks } from "./refresh-grant-checks.ts";
 import { revokeReplacedAccessTokens } from "./refresh-rotation.ts";
 import { revocationAnswer } from "./revocation-answer.ts";
 import { tokenErrorCodes } from "./token-error-codes.ts";
@@ -140,13 +142,12 @@ export function buildProvider(deps: ProviderDeps, scopes: Iterable<string>): Pro
     },
     extraParams: {
       audience: (_ctx, value, client) => {
-        const allowed = new Set((client as typeof client & ClientExtras).hydra_audience ?? []);
-        for (const audience of (value ?? "").split(" ").filter((a) => a !== "")) {
-          if (!allowed.has(audience)) {
-            throw new errors.InvalidRequest(
-              `Requested audience '${audience}' has not been whitelisted by the OAuth 2.0 Client.`,
-            );
-          }
+        const refused = audienceNotAllowed(
+          (client as typeof client & ClientExtras).hydra_audience ?? [],
+          (value ?? "").split(" ").filter((a) => a !== ""),
+        );
+        if (refused !== undefined) {
+          throw new errors.InvalidRequest(audienceNotAllowedHint(refused));
         }
       },
       [injectedConsentMarker]: null,
@@ -154,7 +155,7 @@ export function buildProvider(deps: ProviderDeps, scopes: Iterable<string>): Pro
     // Hydra's per-client origins, only while serve.public.cors is on (public-cors.ts).
     clientBasedCORS: (ctx, origin, client) =>
       clientCors(ctx, origin, client as typeof client & ClientExtras),
-    findAccount: findAccountWithConsentClaims(claimDeps),
+    findAccount: withRefreshGrantChecks(claimDeps, findAccountWithConsentClaims(claimDeps)),
     loadExistingGrant: rememberedGrant(claimDeps),
     // Revoking tokens (reused code or refresh token, /oauth2/revoke) removes the tokens of the
     // grant but keeps the grant: a remembered consent points at it, and Hydra never lets a token
