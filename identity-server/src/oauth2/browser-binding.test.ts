@@ -274,15 +274,20 @@ describe("logout verifiers", () => {
     expect(row.verifier_hash).toBe(secretHash(verifier));
     expect(JSON.stringify(row)).not.toContain(verifier);
 
-    // Another browser gets neither the logout nor the session's xsrf secret.
+    // Another browser gets neither the logout nor the session's xsrf secret, and does not use
+    // the verifier up (found in issue 15: it did, and the user stayed signed in).
     const other = await service.browser().get(redirectTo);
     expect(other.status).toBe(403);
     expect(other.text).toContain("request_forbidden");
     expect(other.text).not.toContain(row.xsrf);
     expect(other.text).not.toContain("<form");
 
+    const done = await browser.get(redirectTo);
+    expect(done.status).toBe(302);
+    expect(done.location).toBe(postLogoutUri);
+
     const again = await browser.get(redirectTo);
-    expect(again.status).toBe(400);
+    expect(again.status).toBe(403);
     expect(again.text).toContain("The logout verifier has already been used");
   });
 

@@ -103,7 +103,7 @@ describe("RP-initiated logout through the logout UI", () => {
     const used = await service.admin("GET", `${logoutPath}?logout_challenge=${challenge}`);
     expect(used.status).toBe(410);
     const again = await browser.get(redirectTo);
-    expect(again.status).toBe(400);
+    expect(again.status).toBe(403);
     expect(again.text).toContain("logout verifier");
   });
 
@@ -187,5 +187,79 @@ describe("RP-initiated logout through the logout UI", () => {
     expect((await service.admin("PUT", `${logoutPath}/accept?logout_challenge=nope`)).status).toBe(
       404,
     );
+  });
+});
+
+describe("an id_token_hint for another browser's session", () => {
+  // Hydra's issueLogoutVerifier builds an RP-initiated logout request from the hint's `sid` and
+  // that login session's subject, whichever browser presents it (consent/strategy_default.go);
+  // found in issue 15: we asked to log out the presenting browser's user instead.
+  async function loginRequestIn(browser: ReturnType<OAuth2TestService["browser"]>) {
+    const challenge = await visitUntilChallenge(
+      browser,
+      oidc.buildAuthorizationUrl(rp, { redirect_uri: redirectUri, scope: "openid" }).href,
+      "login",
+    );
+    return (
+      await service.admin("GET", `/admin/oauth2/auth/requests/login?login_challenge=${challenge}`)
+    ).body as { skip: boolean; subject: string };
+  }
+
+  it("names the hinted session and subject, and accepting ends that session", async () => {
+    const xBrowser = service.browser();
+    const x = await signIn(service, xBrowser, rp, { subject: "user-hint-x" });
+    const yBrowser = service.browser();
+    const y = await signIn(service, yBrowser, rp, { subject: "user-hint-y" });
+    const xSid = x.tokens.claims()?.sid;
+    expect(xSid).not.toBe(y.tokens.claims()?.sid);
+
+    const endSession = oidc.buildEndSessionUrl(rp, {
+      id_token_hint: x.tokens.id_token ?? "",
+      post_logout_redirect_uri: postLogoutUri,
+      state: "hinted",
+    });
+    const challenge = challengeIn((await yBrowser.follow(endSession.href)).location, "logout");
+    const request = await service.admin("GET", `${logoutPath}?logout_challenge=${challenge}`);
+    expect(request.body).toMatchObject({ subject: "user-hint-x", sid: xSid, rp_initiated: true });
+
+    const accepted = await service.admin(
+      "PUT",
+      `${logoutPath}/accept?logout_challenge=${challenge}`,
+    );
+    const done = await yBrowser.get((accepted.body as { redirect_to: string }).redirect_to);
+    expect(done.status).toBe(302);
+    expect(done.location).toBe(`${postLogoutUri}?state=hinted`);
+    expect(await loginRequestIn(xBrowser)).toMatchObject({ skip: false });
+  });
+
+  it("starts a logout in a browser without a session while the hinted session lives", async () => {
+    const x = await signIn(service, service.browser(), rp, { subject: "user-hint-z" });
+    const endSession = oidc.buildEndSessionUrl(rp, { id_token_hint: x.tokens.id_token ?? "" });
+    const fresh = service.browser();
+    const challenge = challengeIn((await fresh.follow(endSession.href)).location, "logout");
+    const request = await service.admin("GET", `${logoutPath}?logout_challenge=${challenge}`);
+    expect(request.body).toMatchObject({ subject: "user-hint-z", sid: x.tokens.claims()?.sid });
+  });
+
+  it("redirects straight to the target when the hinted session is gone", async () => {
+    const x = await signIn(service, service.browser(), rp, { subject: "user-hint-gone" });
+    const revoked = await service.admin(
+      "DELETE",
+      `/admin/oauth2/auth/sessions/login?sid=${x.tokens.claims()?.sid as string}`,
+    );
+    expect(revoked.status).toBe(204);
+    const yBrowser = service.browser();
+    await signIn(service, yBrowser, rp, { subject: "user-hint-other" });
+    const endSession = oidc.buildEndSessionUrl(rp, {
+      id_token_hint: x.tokens.id_token ?? "",
+      post_logout_redirect_uri: postLogoutUri,
+    });
+    const answer = await yBrowser.get(endSession.href);
+    expect(answer.status).toBe(302);
+    expect(answer.location).toBe(postLogoutUri);
+    expect(await loginRequestIn(yBrowser)).toMatchObject({
+      skip: true,
+      subject: "user-hint-other",
+    });
   });
 });

@@ -35,6 +35,8 @@ export interface NewLogoutRequest {
   xsrf: string;
   /** The logout CSRF value given to the browser that started the logout. */
   csrf: string;
+  /** Hydra's PostLogoutRedirectURI: the client's URI with `state`, or the configured default. */
+  postLogoutRedirect: string;
 }
 
 export async function createLogoutRequest(
@@ -58,6 +60,7 @@ export async function createLogoutRequest(
       rp_initiated: request.rpInitiated ? 1 : 0,
       xsrf: request.xsrf,
       status: "pending",
+      post_logout_redirect: request.postLogoutRedirect,
       requested_at: now.toISOString(),
       expires_at: addMs(now, lifespanMs).toISOString(),
     })
@@ -124,26 +127,50 @@ export async function rejectLogoutRequest(deps: ChallengeDeps, challenge: string
     .execute();
 }
 
-export interface SpentLogoutVerifier {
+export interface AcceptedLogout {
+  challenge: string;
   /** The login session (oidc-provider session uid) the logout ends. */
   sid: string;
   /** The hash of the CSRF value of the browser that started the logout. */
   csrfHash: string;
+  /** Where the logout ends (undefined for requests stored before it was recorded). */
+  postLogoutRedirect: string | undefined;
 }
 
-/** Spends an accepted verifier once (before the browser check, so it is gone either way). */
-export async function useLogoutVerifier(
+/** The accepted, unexpired logout request a verifier belongs to (nothing is spent yet). */
+export async function findAcceptedLogout(
   db: OAuth2Db,
   verifier: string,
   now: Date,
-): Promise<SpentLogoutVerifier | undefined> {
+): Promise<AcceptedLogout | undefined> {
   const row = await db
-    .updateTable("oauth2_logout_requests")
-    .set({ status: "used" })
+    .selectFrom("oauth2_logout_requests")
+    .select(["challenge", "sid", "csrf_hash", "post_logout_redirect"])
     .where("verifier_hash", "=", secretHash(verifier))
     .where("status", "=", "accepted")
     .where("expires_at", ">", now.toISOString())
-    .returning(["sid", "csrf_hash"])
     .executeTakeFirst();
-  return row && { sid: row.sid, csrfHash: row.csrf_hash };
+  return (
+    row && {
+      challenge: row.challenge,
+      sid: row.sid,
+      csrfHash: row.csrf_hash,
+      postLogoutRedirect: row.post_logout_redirect ?? undefined,
+    }
+  );
+}
+
+/**
+ * Spends an accepted logout once; false when another request spent it first. Called only after
+ * the browser check, so a browser without the logout's CSRF cookie cannot use it up (issue 15).
+ */
+export async function spendAcceptedLogout(db: OAuth2Db, challenge: string): Promise<boolean> {
+  const row = await db
+    .updateTable("oauth2_logout_requests")
+    .set({ status: "used" })
+    .where("challenge", "=", challenge)
+    .where("status", "=", "accepted")
+    .returning("challenge")
+    .executeTakeFirst();
+  return row !== undefined;
 }

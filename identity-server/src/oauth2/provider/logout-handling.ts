@@ -2,10 +2,14 @@ import type { Context, Next } from "koa";
 import type Provider from "oidc-provider";
 import type { Configuration, KoaContextWithOIDC } from "oidc-provider";
 import type { Logger } from "pino";
-import { deleteLoginSessions } from "../challenges/login-sessions.ts";
+import { deleteLoginSessions, findLoginSession } from "../challenges/login-sessions.ts";
 import { newSecret } from "../challenges/challenge-verifiers.ts";
 import { revokeLoginSessionById } from "../challenges/headless-logout.ts";
-import { createLogoutRequest, useLogoutVerifier } from "../challenges/logout-requests.ts";
+import {
+  createLogoutRequest,
+  findAcceptedLogout,
+  spendAcceptedLogout,
+} from "../challenges/logout-requests.ts";
 import type { OAuth2Config } from "../oauth2-config.ts";
 import type { OAuth2Db } from "../store/oauth2-tables.ts";
 import { sendBrowserError } from "./browser-pages.ts";
@@ -72,40 +76,86 @@ async function storedLogoutState(db: OAuth2Db, sid: string): Promise<LogoutState
 
 export const logoutPath = "/oauth2/sessions/logout";
 
+type LogoutSourceDeps = Pick<LogoutDeps, "db" | "now" | "config" | "issuer">;
+
+/** The `sid` of a validated id_token_hint (oidc-provider checked its signature and audience). */
+function hintSidOf(ctx: KoaContextWithOIDC): string | undefined {
+  const hint = ctx.oidc.entities.IdTokenHint as { payload?: { sid?: unknown } } | undefined;
+  return typeof hint?.payload?.sid === "string" ? hint.payload.sid : undefined;
+}
+
+/**
+ * The remembered login session an id_token_hint names, as Hydra's issueLogoutVerifier looks it up
+ * (GetRememberedLoginSession(hint sid)): the logout is about that session and its subject, not
+ * the browser's (found in issue 15: a hint for X presented in Y's browser asked to log Y out).
+ */
+async function hintedLoginSession(deps: LogoutSourceDeps, sid: string) {
+  const session = await findLoginSession(deps.db, sid);
+  return session?.remember ? session : undefined;
+}
+
+/** Stores the logout request, gives the browser its CSRF cookie and sends it to the logout UI. */
+async function startLogoutRequest(
+  ctx: KoaContextWithOIDC,
+  deps: LogoutSourceDeps,
+  named: { subject: string; sid: string },
+): Promise<void> {
+  const { session, client } = ctx.oidc;
+  const state = session?.state as (LogoutState & { secret?: string }) | undefined;
+  const csrf = newSecret();
+  const challenge = await createLogoutRequest(
+    deps.db,
+    {
+      subject: named.subject,
+      sid: named.sid,
+      clientId: client?.clientId,
+      requestUrl: new URL(ctx.originalUrl, `${deps.issuer}/`).href,
+      rpInitiated: client !== undefined,
+      xsrf: state?.secret ?? "",
+      csrf,
+      postLogoutRedirect: postLogoutTarget(deps.config, state),
+    },
+    deps.now(),
+    deps.config.lifespans.loginConsentRequestMs,
+  );
+  const lifespanMs = deps.config.lifespans.loginConsentRequestMs;
+  setCsrfCookie(ctx, csrfCookieName("logout"), csrf, logoutPath, lifespanMs);
+  const url = new URL(deps.config.logoutUrl);
+  url.searchParams.set("logout_challenge", challenge);
+  ctx.status = 303;
+  ctx.redirect(url.href);
+}
+
 export function logoutSource(
-  deps: Pick<LogoutDeps, "db" | "now" | "config" | "issuer">,
+  deps: LogoutSourceDeps,
 ): NonNullable<
   NonNullable<NonNullable<Configuration["features"]>["rpInitiatedLogout"]>["logoutSource"]
 > {
   return async (ctx: KoaContextWithOIDC) => {
-    const { session, client } = ctx.oidc;
+    const { session } = ctx.oidc;
     if (!session) throw new Error("logout without a session context");
-    const state = session.state as { secret?: string } | undefined;
-    const csrf = newSecret();
-    const challenge = await createLogoutRequest(
-      deps.db,
-      {
-        subject: session.accountId ?? "",
-        sid: session.uid,
-        clientId: client?.clientId,
-        requestUrl: new URL(ctx.originalUrl, `${deps.issuer}/`).href,
-        rpInitiated: client !== undefined,
-        xsrf: state?.secret ?? "",
-        csrf,
-      },
-      deps.now(),
-      deps.config.lifespans.loginConsentRequestMs,
-    );
-    const lifespanMs = deps.config.lifespans.loginConsentRequestMs;
-    setCsrfCookie(ctx, csrfCookieName("logout"), csrf, logoutPath, lifespanMs);
-    const url = new URL(deps.config.logoutUrl);
-    url.searchParams.set("logout_challenge", challenge);
-    ctx.status = 303;
-    ctx.redirect(url.href);
+    const hintSid = hintSidOf(ctx);
+    if (hintSid && hintSid !== session.uid) {
+      const hinted = await hintedLoginSession(deps, hintSid);
+      if (!hinted) {
+        // Hydra: the hinted session is gone, nothing to log out; straight to the target.
+        ctx.status = 302;
+        ctx.redirect(postLogoutTarget(deps.config, session.state));
+        return;
+      }
+      await startLogoutRequest(ctx, deps, { subject: hinted.subject, sid: hintSid });
+      return;
+    }
+    await startLogoutRequest(ctx, deps, { subject: session.accountId ?? "", sid: session.uid });
   };
 }
 
-/** Step 2: an accepted logout verifier ends the login session and redirects. */
+/**
+ * Step 2: an accepted logout verifier ends the login session and redirects. The browser is
+ * checked before the verifier is spent: another browser's attempt (403) leaves it to the browser
+ * that started the logout (found in issue 15: it used the verifier up and the user stayed signed
+ * in).
+ */
 export function logoutVerifier(deps: LogoutDeps) {
   return async function completeAcceptedLogout(ctx: Context, next: Next): Promise<void> {
     const verifier =
@@ -114,17 +164,20 @@ export function logoutVerifier(deps: LogoutDeps) {
       await next();
       return;
     }
-    const spent = await useLogoutVerifier(deps.db, verifier, deps.now());
-    if (!spent) {
+    const unusable = () =>
       sendBrowserError(
         ctx,
         deps.config.errorUrl,
         "access_denied",
         "The logout verifier has already been used, has not been granted, or is invalid.",
+        403,
       );
+    const accepted = await findAcceptedLogout(deps.db, verifier, deps.now());
+    if (!accepted) {
+      unusable();
       return;
     }
-    const problem = csrfCookieProblem(ctx, csrfCookieName("logout"), spent.csrfHash);
+    const problem = csrfCookieProblem(ctx, csrfCookieName("logout"), accepted.csrfHash);
     if (problem) {
       sendBrowserError(
         ctx,
@@ -135,8 +188,14 @@ export function logoutVerifier(deps: LogoutDeps) {
       );
       return;
     }
-    const target = postLogoutTarget(deps.config, await storedLogoutState(deps.db, spent.sid));
-    await revokeLoginSessionById(deps, spent.sid);
+    if (!(await spendAcceptedLogout(deps.db, accepted.challenge))) {
+      unusable();
+      return;
+    }
+    const target =
+      accepted.postLogoutRedirect ??
+      postLogoutTarget(deps.config, await storedLogoutState(deps.db, accepted.sid));
+    await revokeLoginSessionById(deps, accepted.sid);
     // Hydra's revokeAuthenticationSession: the browser's session cookie goes too.
     ctx.cookies.set(deps.provider().cookieName("session"), null, {
       httpOnly: true,
@@ -147,14 +206,24 @@ export function logoutVerifier(deps: LogoutDeps) {
   };
 }
 
-/** Step 1 without a signed-in session: straight to the post-logout URI, as Hydra. */
-export function logoutWithoutSession(deps: Pick<LogoutDeps, "config">) {
+/**
+ * Step 1 without a signed-in session: straight to the post-logout URI, as Hydra, unless an
+ * id_token_hint names a remembered login session (Hydra logs that one out from any browser).
+ */
+export function logoutWithoutSession(deps: LogoutSourceDeps) {
   return async function redirectWithoutSession(ctx: Context, next: Next): Promise<void> {
     await next();
     if (ctx.method !== "GET" || ctx.path !== logoutPath || ctx.status !== 200) return;
-    const session = (ctx as unknown as KoaContextWithOIDC).oidc?.session;
+    const oidcCtx = ctx as unknown as KoaContextWithOIDC;
+    const session = oidcCtx.oidc?.session;
     if (!session || session.accountId) return;
     ctx.body = undefined;
+    const hintSid = hintSidOf(oidcCtx);
+    const hinted = hintSid ? await hintedLoginSession(deps, hintSid) : undefined;
+    if (hinted && hintSid) {
+      await startLogoutRequest(oidcCtx, deps, { subject: hinted.subject, sid: hintSid });
+      return;
+    }
     ctx.status = 302;
     ctx.redirect(postLogoutTarget(deps.config, session.state));
   };

@@ -187,6 +187,18 @@ export const oauth2Migrations: Migration<OAuth2Tables>[] = [
         .execute();
     },
   },
+  {
+    version: 3,
+    name: "logout-request-post-logout-redirect",
+    async up(db) {
+      // Hydra's LogoutRequest.PostLogoutRedirectURI: where the logout ends, kept with the request
+      // because the session it ends need not be the browser's (an id_token_hint names its own).
+      await db.schema
+        .alterTable("oauth2_logout_requests")
+        .addColumn("post_logout_redirect", "text")
+        .execute();
+    },
+  },
 ];
 
 /** Applies every OAuth2 migration not yet recorded in `oauth2_migrations`. */

@@ -113,6 +113,8 @@ export interface OAuth2LogoutRequestsTable {
   xsrf: string;
   /** pending → accepted → used, or rejected. */
   status: string;
+  /** Where the completed logout redirects (null: rows from before version 3). */
+  post_logout_redirect: string | null;
   requested_at: string;
   expires_at: string;
 }
