@@ -97,16 +97,23 @@ export async function acceptLoginChallenge(
 ): Promise<string> {
   const service = oauth2Service(ctx);
   try {
+    const methods = session.authenticationMethods.map((m) => m.method);
     const { redirect_to } = await service.acceptLoginRequest(challenge, {
       subject: session.identityId,
       identity_provider_session_id: session.id,
       remember: true,
       remember_for: Math.floor(ctx.config.sessionLifespanMs / 1000),
-      // Kratos sends one entry per completed authentication (hydra/hydra.go AcceptLoginRequest),
-      // so a refresh with the same password repeated it: each method once (README differences).
-      amr: [...new Set(session.authenticationMethods.map((m) => m.method))],
-      // Not sent by Kratos; lets the relying party see the assurance level (README differences).
-      acr: session.aal,
+      ...(ctx.config.oryExtensions
+        ? {
+            // Kratos sends one entry per completed authentication (hydra/hydra.go
+            // AcceptLoginRequest), so a refresh with the same password repeated it: each method
+            // once (README differences).
+            amr: [...new Set(methods)],
+            // Not sent by Kratos; lets the relying party see the assurance level.
+            acr: session.aal,
+          }
+        : // Strict mode: exactly Kratos' accept (no acr, every authentication's method).
+          { amr: methods }),
     });
     return redirect_to;
   } catch (error) {
