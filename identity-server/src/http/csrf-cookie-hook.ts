@@ -3,12 +3,14 @@ import type { CookieSettings } from "./cookies.ts";
 import { csrfSecret } from "./csrf.ts";
 
 // Routes Kratos exempts from its anti-CSRF middleware: API flows, submit endpoints (the strategies
-// check the token themselves), session endpoints and health checks.
+// check the token themselves), session endpoints, health checks and /version
+// (cmd/daemon/serve.go DisablePath; found in issue 15: /version set a csrf_token_* cookie).
 const ignored = [
   /^\/self-service\/(login|registration|settings|recovery|verification)(\/api)?$/,
   /^\/self-service\/logout\/api$/,
   /^\/sessions(\/.*)?$/,
   /^\/health\//,
+  /^\/version$/,
 ];
 
 /**

@@ -37,6 +37,10 @@ describe("GET /version", () => {
       const api = new MetadataApi(new Configuration({ basePath, fetchApi: specCheckedFetch() }));
       expect(await api.getVersion()).toEqual({ version: oryVersion });
     }
+    // Kratos exempts /version from its anti-CSRF middleware (cmd/daemon/serve.go): no cookie.
+    const publicVersion = await fetch(`${ts.publicUrl}/version`);
+    expect(publicVersion.status).toBe(200);
+    expect(publicVersion.headers.getSetCookie()).toEqual([]);
     // Kratos' admin router answers its routes under /admin too.
     const prefixed = await fetch(`${ts.adminUrl}/admin/version`);
     expect(prefixed.status).toBe(200);
