@@ -3,7 +3,13 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type BrowserContext, type Page } from "@playwright/test";
 import { mainStack } from "./stacks.ts";
 import { scaled } from "./timing.ts";
-import { createPerson, signInWithPassword, strongPassword, uniqueEmail } from "./support.ts";
+import {
+  createPerson,
+  signInWithPassword,
+  strongPassword,
+  uniqueEmail,
+  waitUntilSessionOlderThan,
+} from "./support.ts";
 
 // Issue 14: one password from anywhere. Signed in at the portal, the agency product's sign-in
 // asks no password again ("Continue as"); a relying party that wants a new sign-in still gets one.
@@ -84,19 +90,68 @@ for (const javaScriptEnabled of [true, false]) {
       const email = uniqueEmail(javaScriptEnabled ? "header-out-js" : "header-out-nojs");
       await createPerson(email, { verified: true });
       await page.goto(`${portalUrl}/en/login`);
-      await expect(page.getByRole("banner").getByRole("link", { name: "Sign out" })).toHaveCount(0);
+      await expect(page.getByRole("banner").getByRole("button", { name: "Sign out" })).toHaveCount(
+        0,
+      );
       await signInAtPortal(page, email);
 
       await page.goto(`${portalUrl}/en/settings`);
       await expect(page.getByRole("heading", { level: 1, name: "Profile settings" })).toBeVisible();
-      await page.getByRole("banner").getByRole("link", { name: "Sign out" }).click();
+      await page.getByRole("banner").getByRole("button", { name: "Sign out" }).click();
 
       await expect(page.getByRole("heading", { level: 1, name: "Sign in" })).toBeVisible();
-      await expect(page.getByRole("banner").getByRole("link", { name: "Sign out" })).toHaveCount(0);
+      await expect(page.getByRole("banner").getByRole("button", { name: "Sign out" })).toHaveCount(
+        0,
+      );
       expect(await whoamiStatus(page)).toBe(401);
     });
   });
 }
+
+test("another site's link to the portal's sign-out is asked first and signs nobody out", async ({
+  page,
+  context,
+}) => {
+  // Four axe runs on the question.
+  test.setTimeout(scaled(90_000));
+  const email = uniqueEmail("logout-cross-site");
+  await createPerson(email, { verified: true });
+  await signInAtPortal(page, email);
+
+  // The agency product is another origin (Sec-Fetch-Site: same-site), as any other site would be.
+  await page.evaluate(`window.location.href = ${JSON.stringify(`${portalUrl}/en/logout`)}`);
+
+  await expect(page.getByText("Do you want to sign out of Agency Sign-In?")).toBeVisible();
+  expect(await whoamiStatus(page)).toBe(200);
+  // Typed addresses are asked too: the same page in each language and theme.
+  await expectNoViolations(page, context);
+  await expect(page.getByText("Do you want to sign out of Agency Sign-In?")).toBeVisible();
+  await page.getByRole("button", { name: "Yes, sign out" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Sign in" })).toBeVisible();
+  expect(await whoamiStatus(page)).toBe(401);
+});
+
+test("after 'Continue', a max_age the portal sign-in exceeds still asks for the password", async ({
+  page,
+  context,
+}) => {
+  // Remembered, the OAuth2 service dated the login from the click and skipped such a request.
+  const maxAgeSeconds = 3;
+  const email = uniqueEmail("continue-max-age");
+  await createPerson(email, { verified: true });
+  await signInAtPortal(page, email);
+  await waitUntilSessionOlderThan(page, maxAgeSeconds);
+  await context.clearCookies({ domain: "localhost", name: "demo_session" });
+  await page.goto(agencySelection);
+  await page.getByRole("link", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: `Continue as ${email}` }).click();
+  await expect(page.getByTestId("signed-in-email")).toHaveText(email);
+
+  await startPartnerSignIn(page, { max_age: String(maxAgeSeconds) });
+
+  await expect(page.getByRole("heading", { level: 1, name: "Confirm action" })).toBeVisible();
+  await expect(page.getByLabel("Password", { exact: true })).toBeVisible();
+});
 
 test("'Use another account' signs out and signs someone else in to the same application", async ({
   page,
@@ -149,7 +204,7 @@ test("axe finds no violation on 'Continue as' and the named 'Confirm action' in 
   await page.getByRole("link", { name: "Sign in" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Choose an account" })).toBeVisible();
   // The page has a session, so the header's sign-out is checked too.
-  await expect(page.getByRole("banner").getByRole("link", { name: "Sign out" })).toBeVisible();
+  await expect(page.getByRole("banner").getByRole("button", { name: "Sign out" })).toBeVisible();
   await expectNoViolations(page, context);
 
   await startPartnerSignIn(page, { prompt: "login" });

@@ -1,6 +1,12 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { demoUrl, portalUrl } from "./playwright.config.ts";
-import { createPerson, signInWithPassword, strongPassword, uniqueEmail } from "./support.ts";
+import {
+  createPerson,
+  signInWithPassword,
+  strongPassword,
+  uniqueEmail,
+  signOutAtPortal,
+} from "./support.ts";
 import { scaled } from "./timing.ts";
 
 // Issue 12 §4: ten wrong passwords from anywhere used to lock the real owner out for 15 minutes.
@@ -25,7 +31,7 @@ for (const javaScriptEnabled of [true, false]) {
     const owner = await freshPage(browser, javaScriptEnabled);
     await signInWithPassword(owner, email);
     await expect(owner).toHaveURL(`${demoUrl}/agency-selection`);
-    await owner.goto(`${portalUrl}/en/logout`);
+    await signOutAtPortal(owner, portalUrl);
     await expect(owner.getByLabel("Email")).toBeVisible();
 
     // A stranger elsewhere uses up the account's budget for unknown browsers.

@@ -1,7 +1,13 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { demoUrl, portalUrl } from "./playwright.config.ts";
-import { createPerson, latestCode, strongPassword, uniqueEmail } from "./support.ts";
+import {
+  createPerson,
+  latestCode,
+  strongPassword,
+  uniqueEmail,
+  signOutAtPortal,
+} from "./support.ts";
 
 const newPassword = "Brand-New-Secret-42";
 
@@ -34,7 +40,7 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(page.getByText("Your changes have been saved!")).toBeVisible();
 
       // The new password works and the old one no longer does.
-      await page.goto(`${portalUrl}/en/logout`);
+      await signOutAtPortal(page);
       await page.getByLabel("Email").fill(email);
       await page.getByLabel("Password", { exact: true }).fill(strongPassword);
       await page.getByRole("button", { name: "Sign in with password" }).click();

@@ -10,13 +10,14 @@ import {
   strongPassword,
   uniqueEmail,
   waitUntilSessionOlderThan,
+  signOutAtPortal,
 } from "./support.ts";
 
 const agencySelection = `${mainStack.demoUrl}/agency-selection`;
 const saved = "Your changes have been saved!";
 
 async function signOut(page: Page, portalUrl = mainStack.portalUrl): Promise<void> {
-  await page.goto(`${portalUrl}/en/logout`);
+  await signOutAtPortal(page, portalUrl);
   await expect(page.getByRole("heading", { level: 1, name: "Sign in" })).toBeVisible();
 }
 

@@ -8,6 +8,7 @@ import {
   signInWithPassword,
   strongPassword,
   uniqueEmail,
+  signOutAtPortal,
 } from "./support.ts";
 
 // The timed stack signs out after PORTAL_IDLE_TIMEOUT_MS without activity and prompts
@@ -180,7 +181,7 @@ test("the fingerprint is stable and reaches the identity service: the trusted de
 
   // The second factor, trusting the device: the portal's server passes the fingerprint from the
   // cookie as x-session-entropy, and the identity service records it with the device.
-  await page.goto(`${portal}/en/logout`);
+  await signOutAtPortal(page, portal);
   await signInWithPassword(page, email);
   await page.getByLabel("Trust this device for 30 days").check();
   await page.getByLabel("Authentication code").fill(await nextCode());

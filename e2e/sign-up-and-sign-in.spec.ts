@@ -6,6 +6,7 @@ import {
   signOutOfAgencyProduct,
   strongPassword,
   uniqueEmail,
+  signOutAtPortal,
 } from "./support.ts";
 
 async function fillSignUp(page: Page, email: string, password = strongPassword): Promise<void> {
@@ -88,7 +89,7 @@ test("remember me pre-fills the e-mail on the next visit", async ({ page }) => {
   await page.getByLabel("Remember me").check();
   await signIn(page, email, strongPassword);
   await expect(page).toHaveURL(`${demoUrl}/agency-selection`);
-  await page.goto("/en/logout");
+  await signOutAtPortal(page);
   await expect(page.getByLabel("Email")).toHaveValue(email);
   await expect(page.getByLabel("Remember me")).toBeChecked();
 });

@@ -10,6 +10,7 @@ import {
   signOutOfAgencyProduct,
   strongPassword,
   uniqueEmail,
+  signOutAtPortal,
 } from "./support.ts";
 
 const { demoUrl, oauth2AdminUrl, oauth2PublicUrl, portalUrl } = mainStack;
@@ -76,7 +77,7 @@ test("password and authenticator app at the portal, then back to the agency prod
   await signInWithPassword(page, email);
   await expect(page).toHaveURL(agencySelection);
   const nextCode = await linkAuthenticatorApp(page);
-  await page.goto(`${portalUrl}/en/logout`);
+  await signOutAtPortal(page);
   await expect(page.getByRole("heading", { level: 1, name: "Sign in" })).toBeVisible();
 
   await startAtAgencyProduct(page);
@@ -97,7 +98,7 @@ test("choosing a different login in the middle of an OAuth2 sign-in interrupts i
   await signInWithPassword(page, email);
   await expect(page).toHaveURL(agencySelection);
   await linkAuthenticatorApp(page);
-  await page.goto(`${portalUrl}/en/logout`);
+  await signOutAtPortal(page);
 
   await startAtAgencyProduct(page);
   await enterPassword(page, email);

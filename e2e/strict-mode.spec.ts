@@ -10,6 +10,7 @@ import {
   strongPassword,
   uniqueEmail,
   waitUntilSessionOlderThan,
+  signOutAtPortal,
 } from "./support.ts";
 
 // The portal's core journeys against the identity server in strict mode
@@ -21,7 +22,7 @@ const agencySelection = `${demoUrl}/agency-selection`;
 const saved = "Your changes have been saved!";
 
 async function signOut(page: Page): Promise<void> {
-  await page.goto(`${portalUrl}/en/logout`);
+  await signOutAtPortal(page, portalUrl);
   await expect(page.getByRole("heading", { level: 1, name: "Sign in" })).toBeVisible();
 }
 

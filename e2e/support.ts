@@ -83,6 +83,16 @@ export async function signInWithPassword(
   await page.getByRole("button", { name: "Sign in with password" }).click();
 }
 
+/**
+ * Signs out of the portal by its address, as someone who typed it: only the portal's own pages
+ * sign out at once, so the portal asks first (routes/logout-sign-out). Ends on the sign-in page.
+ */
+export async function signOutAtPortal(page: Page, portalUrl = mainStack.portalUrl): Promise<void> {
+  await page.goto(`${portalUrl}/en/logout`);
+  await page.getByRole("button", { name: "Yes, sign out" }).click();
+  await expect(page).toHaveURL(/\/en\/login\?flow=/);
+}
+
 /** Links an authenticator app in settings and returns a source of fresh codes for it. */
 export async function linkAuthenticatorApp(page: Page): Promise<() => Promise<string>> {
   await page.goto("/en/settings");
