@@ -6,7 +6,6 @@ import { inputValue } from "../../flows/node-filters.ts";
 import { localeOf } from "../../i18n/locales.ts";
 import { useTranslator } from "../../i18n/translator-context.tsx";
 import { Notice } from "../../ui/notice.tsx";
-import { SignOutForm } from "../../ui/sign-out-form.tsx";
 import { noticeDuration, noticeKind } from "../notice-query.ts";
 import { settingsCards } from "./cards/index.ts";
 import { SessionsCard } from "./cards/sessions-card.tsx";
@@ -29,7 +28,7 @@ function cardNodes(nodes: readonly UiNode[], group: string): UiNode[] {
 }
 
 export default function Settings({ loaderData, actionData }: Route.ComponentProps) {
-  const { t } = useTranslator();
+  const { t, locale } = useTranslator();
   const flow = actionData && "flow" in actionData ? actionData.flow : loaderData.flow;
   const notice = actionData && "notice" in actionData ? actionData.notice : loaderData.notice;
   const answered =
@@ -94,10 +93,15 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
           />
         )}
       </div>
-      {/* The same sign-out as the header's, for people who look for it here (a form: no <p>). */}
-      <div className="mt-6 text-sm">
-        <SignOutForm className="cursor-pointer font-medium text-blue-700 underline underline-offset-4 dark:text-blue-300" />
-      </div>
+      {/* The same sign-out form as the header's, for people who look for it here. */}
+      <form method="post" action={`/${locale}/logout`} className="mt-6 text-sm">
+        <button
+          type="submit"
+          className="cursor-pointer font-medium text-blue-700 underline underline-offset-4 dark:text-blue-300"
+        >
+          {t("layout.signOut")}
+        </button>
+      </form>
     </div>
   );
 }
