@@ -175,8 +175,10 @@ describe("portal caching and permissions", () => {
     }
 
     // The built favicon and the fingerprinted assets keep their long-lived caching.
-    const login = await (await fetch(`${origin}/en/login`)).text();
-    const asset = /\/assets\/[\w.-]+\.js/.exec(login)?.[0];
+    // A page that renders without the identity service (the sign-in page answers 503 "Starting…"
+    // while nothing listens there, a page without scripts).
+    const page = await (await fetch(`${origin}/en/no-such-page`)).text();
+    const asset = /\/assets\/[\w.-]+\.js/.exec(page)?.[0];
     expect(asset).toBeDefined();
     for (const path of ["/favicon.svg", asset ?? ""]) {
       const response = await fetch(`${origin}${path}`);
