@@ -3,7 +3,10 @@ import es from "../i18n/es.json" with { type: "json" };
 import { detectLocale } from "../i18n/detect-locale.server.ts";
 import { isLocale, type Locale } from "../i18n/locales.ts";
 
-/** Seconds before the page reloads itself; sent as Retry-After too. */
+/**
+ * Seconds a client should wait before trying again (Retry-After). The page does not reload
+ * itself: a timed refresh fails WCAG 2.2.1 (axe's meta-refresh rule); it offers a link instead.
+ */
 export const startingRetrySeconds = 3;
 
 const texts: Record<Locale, { title: string; body: string; retry: string; brand: string }> = {
@@ -29,7 +32,7 @@ export interface StartingPage {
 
 /**
  * What a page request gets while the identity service is not up (starting, or gone since): a
- * 503 the browser retries by itself, in the page's language, instead of the generic error page.
+ * 503 with a link to try again, in the page's language, instead of the generic error page.
  * Plain HTML with no script, so it works with JavaScript off and under the page's CSP.
  */
 export function startingPage(request: Request): StartingPage {
@@ -44,7 +47,6 @@ export function startingPage(request: Request): StartingPage {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="refresh" content="${startingRetrySeconds}">
 <title>${escapeHtml(`${t.title} · ${t.brand}`)}</title>
 <style>
 :root { color-scheme: light dark; font-family: system-ui, sans-serif; }
