@@ -1,7 +1,41 @@
 import { defineConfig } from "vitest/config";
 
+// The portal's tests run as two projects. Most of them share one jsdom environment and module
+// graph per worker (isolate: false): creating a jsdom and importing React for each of its ~80
+// files was about two thirds of its time (issue 13). The tests that start processes or servers,
+// or change module state for the rest of a file (the portal's server, the OAuth2 service, the
+// logout and login actions), keep a fresh environment per file. A new test that leaks state into
+// others belongs in the isolated list.
+const portalIsolated = [
+  "app/http/**/*.test.ts",
+  "**/*.server.test.ts",
+  "**/*.oauth2-service.test.ts",
+  "app/routes/logout.test.ts",
+];
+
 export default defineConfig({
   test: {
-    projects: ["portal", "identity-server", "client", "demo-portal", "e2e", "scripts"],
+    projects: [
+      {
+        extends: "./portal/vitest.config.ts",
+        root: "./portal",
+        test: { name: "portal", include: portalIsolated },
+      },
+      {
+        extends: "./portal/vitest.config.ts",
+        root: "./portal",
+        test: {
+          name: "portal-shared",
+          include: ["**/*.test.{ts,tsx}"],
+          exclude: ["node_modules/**", "build/**", ...portalIsolated],
+          isolate: false,
+        },
+      },
+      "identity-server",
+      "client",
+      "demo-portal",
+      "e2e",
+      "scripts",
+    ],
   },
 });
