@@ -63,9 +63,10 @@ test("a wrong recovery code is explained, and the sixth try is refused", async (
   for (let attempt = 1; attempt <= 5; attempt++) {
     await page.getByLabel("Recovery code").fill(wrong);
     await page.getByRole("button", { name: "Continue" }).click();
-    await expect(
-      page.getByText("The recovery code is invalid or has already been used. Please try again."),
-    ).toBeVisible();
+    // The message belongs to the code field: it describes it (and the error summary links to it).
+    await expect(page.getByLabel("Recovery code")).toHaveAccessibleDescription(
+      /The recovery code is invalid or has already been used\. Please try again\./,
+    );
   }
   // Even the right code is refused once the flow has used up its tries.
   await page.getByLabel("Recovery code").fill(right);
@@ -85,9 +86,9 @@ test("a wrong verification code is explained", async ({ page }) => {
   const right = await latestCode(email, "verification_code_valid");
   await page.getByLabel("Verification code").fill(right === "000000" ? "111111" : "000000");
   await page.getByRole("button", { name: "Continue" }).click();
-  await expect(
-    page.getByText("The verification code is invalid or has already been used. Please try again."),
-  ).toBeVisible();
+  await expect(page.getByLabel("Verification code")).toHaveAccessibleDescription(
+    /The verification code is invalid or has already been used\. Please try again\./,
+  );
   await page.getByLabel("Verification code").fill(right);
   await page.getByRole("button", { name: "Continue" }).click();
   await expect(page.getByText("You successfully verified your email address.")).toBeVisible();
