@@ -121,11 +121,19 @@ test("messages appear live as the person types, and e-mails are lowercased", asy
   await expect(email).toHaveValue("someone@example");
   await email.blur();
   await expectFieldError(page, "Email", messages.invalidEmail);
+  // Back at the end of what was typed, as a person clicking after the text would be; once the
+  // error shows, it is checked again as the person types, and goes as soon as the address is good.
+  await email.click();
+  await email.press("End");
   await email.pressSequentially(".org");
+  await expect(email).toHaveValue("someone@example.org");
   await expect(email).not.toHaveAttribute("aria-invalid", "true");
 
+  // A password is judged when the person leaves it (or submits), not on every keystroke.
   const password = page.getByLabel("Password", { exact: true });
   await password.pressSequentially("abc");
+  await expect(password).not.toHaveAttribute("aria-invalid", "true");
+  await password.blur();
   await expectFieldError(page, "Password", messages.strength);
 });
 
