@@ -1,7 +1,7 @@
 import { fileURLToPath } from "node:url";
 import path from "node:path";
 import { z } from "zod";
-import { parseDuration } from "./duration.ts";
+import { commaList, duration, flag, httpUrl, port, positive } from "./env-values.ts";
 import { oauth2ConfigFrom, oauth2EnvShape, type OAuth2Config } from "../oauth2/oauth2-config.ts";
 import {
   tokenizerConfigFrom,
@@ -112,41 +112,7 @@ export class ConfigError extends Error {
 
 const defaultSchemaPath = fileURLToPath(new URL("../../identity.schema.json", import.meta.url));
 
-const port = z.coerce.number().int().min(0).max(65535);
-
-const httpUrl = z
-  .string()
-  .trim()
-  .refine((value) => {
-    try {
-      const url = new URL(value);
-      return url.protocol === "http:" || url.protocol === "https:";
-    } catch {
-      return false;
-    }
-  }, "must be an absolute http(s) URL");
-
-const duration = z
-  .string()
-  .trim()
-  .transform((value, ctx) => {
-    const ms = parseDuration(value);
-    if (ms === undefined || ms <= 0) {
-      ctx.addIssue({
-        code: "custom",
-        message: `"${value}" is not a positive duration like 1h or 30m`,
-      });
-      return z.NEVER;
-    }
-    return ms;
-  });
-
-const flag = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .refine((value) => ["true", "false", "1", "0"].includes(value), "must be true or false")
-  .transform((value) => value === "true" || value === "1");
+const positiveDuration = duration(positive, "a positive duration like 1h or 30m");
 
 const smtpUrl = z
   .string()
@@ -172,12 +138,7 @@ const envSchema = z.object({
   IDENTITY_ALLOWED_RETURN_URLS: z
     .string()
     .default("http://localhost:3000/,http://localhost:4000/")
-    .transform((value) =>
-      value
-        .split(",")
-        .map((entry) => entry.trim())
-        .filter((entry) => entry !== ""),
-    )
+    .transform(commaList)
     .pipe(z.array(httpUrl)),
   IDENTITY_DATA_DIR: z.string().trim().min(1).default("./data"),
   IDENTITY_SCHEMA_PATH: z.string().trim().min(1).default(defaultSchemaPath),
@@ -185,21 +146,16 @@ const envSchema = z.object({
   IDENTITY_PASSWORD_CONTEXT_WORDS: z
     .string()
     .default("agency,portal,product,sso,signin,login")
-    .transform((value) =>
-      value
-        .split(",")
-        .map((entry) => entry.trim())
-        .filter((entry) => entry !== ""),
-    ),
-  IDENTITY_SESSION_LIFESPAN: duration.default(24 * 3_600_000),
-  IDENTITY_FLOW_LIFESPAN: duration.default(3_600_000),
+    .transform(commaList),
+  IDENTITY_SESSION_LIFESPAN: positiveDuration.default(24 * 3_600_000),
+  IDENTITY_FLOW_LIFESPAN: positiveDuration.default(3_600_000),
   IDENTITY_SECRET: z.string().min(32, "must be at least 32 characters long").optional(),
   IDENTITY_LOG_LEVEL: z
     .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"])
     .default("info"),
-  IDENTITY_CODE_LIFESPAN: duration.default(3_600_000),
+  IDENTITY_CODE_LIFESPAN: positiveDuration.default(3_600_000),
   IDENTITY_CODE_MAX_SUBMISSIONS: z.coerce.number().int().min(1).max(100).default(5),
-  IDENTITY_PRIVILEGED_SESSION_MAX_AGE: duration.default(3_600_000),
+  IDENTITY_PRIVILEGED_SESSION_MAX_AGE: positiveDuration.default(3_600_000),
   IDENTITY_RECOVERY_REVOKE_SESSIONS: flag.default(true),
   IDENTITY_RECOVERY_NOTIFY_UNKNOWN_RECIPIENTS: flag.default(true),
   IDENTITY_REQUIRE_VERIFIED_ADDRESS: flag.default(false),
@@ -207,7 +163,7 @@ const envSchema = z.object({
   IDENTITY_MAILBOX_ENABLED: flag.optional(),
   IDENTITY_MAILBOX_PORT: port.default(4436),
   IDENTITY_COURIER_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(5),
-  IDENTITY_COURIER_RETRY_BACKOFF: duration.default(1000),
+  IDENTITY_COURIER_RETRY_BACKOFF: positiveDuration.default(1000),
   SMTP_URL: smtpUrl.optional(),
   SMTP_FROM_ADDRESS: z
     .string()
@@ -217,10 +173,10 @@ const envSchema = z.object({
   SMS_WEBHOOK_URL: httpUrl.optional(),
   IDENTITY_TOTP_ISSUER: z.string().trim().min(1).optional(),
   IDENTITY_CODE_MFA_ENABLED: flag.default(true),
-  IDENTITY_TRUSTED_DEVICE_LIFESPAN: duration.default(720 * 3_600_000),
+  IDENTITY_TRUSTED_DEVICE_LIFESPAN: positiveDuration.default(720 * 3_600_000),
   IDENTITY_WHOAMI_REQUIRED_AAL: requiredAal.default("highest_available"),
   IDENTITY_SETTINGS_REQUIRED_AAL: requiredAal.default("highest_available"),
-  IDENTITY_SESSION_EARLIEST_POSSIBLE_EXTEND: duration.optional(),
+  IDENTITY_SESSION_EARLIEST_POSSIBLE_EXTEND: positiveDuration.optional(),
   IDENTITY_ORY_EXTENSIONS: flag.default(true),
   ...oauth2EnvShape,
   ...tokenizerEnvShape,

@@ -1,27 +1,14 @@
 import { z } from "zod";
 import { parseOriginPattern, type OriginPattern } from "../http/cors-origins.ts";
 import type { CorsConfig } from "../http/cors.ts";
+import { commaList, flag } from "./env-values.ts";
 
 // `serve.public.cors` of Kratos (IDENTITY_CORS_*, the identity public listener) and of Hydra
 // (IDENTITY_OAUTH2_CORS_*, the OAuth2 public listener), with each one's defaults.
 
-const flag = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .refine((value) => ["true", "false", "1", "0"].includes(value), "must be true or false")
-  .transform((value) => value === "true" || value === "1");
-
-function list(value: string): string[] {
-  return value
-    .split(",")
-    .map((entry) => entry.trim())
-    .filter((entry) => entry !== "");
-}
-
 const origins = z.string().transform((value, ctx): OriginPattern[] => {
   const patterns: OriginPattern[] = [];
-  for (const entry of list(value)) {
+  for (const entry of commaList(value)) {
     try {
       patterns.push(parseOriginPattern(entry));
     } catch (error) {
@@ -46,7 +33,7 @@ const knownMethods = [
 
 const methods = z
   .string()
-  .transform((value) => list(value).map((method) => method.toUpperCase()))
+  .transform((value) => commaList(value).map((method) => method.toUpperCase()))
   .pipe(
     z.array(
       z.string().refine((method) => knownMethods.includes(method), {
@@ -58,7 +45,7 @@ const methods = z
 // RFC 9110 token characters: what a header name may hold.
 const headerNames = z
   .string()
-  .transform(list)
+  .transform(commaList)
   .pipe(
     z.array(
       z
@@ -97,17 +84,17 @@ const hydraDefaults: CorsDefaults = {
 export const corsEnvShape = {
   IDENTITY_CORS_ENABLED: flag.default(false),
   IDENTITY_CORS_ALLOWED_ORIGINS: origins.default([]),
-  IDENTITY_CORS_ALLOWED_METHODS: methods.default(list(kratosDefaults.methods)),
-  IDENTITY_CORS_ALLOWED_HEADERS: headerNames.default(list(kratosDefaults.headers)),
-  IDENTITY_CORS_EXPOSED_HEADERS: headerNames.default(list(kratosDefaults.exposed)),
+  IDENTITY_CORS_ALLOWED_METHODS: methods.default(commaList(kratosDefaults.methods)),
+  IDENTITY_CORS_ALLOWED_HEADERS: headerNames.default(commaList(kratosDefaults.headers)),
+  IDENTITY_CORS_EXPOSED_HEADERS: headerNames.default(commaList(kratosDefaults.exposed)),
   IDENTITY_CORS_ALLOW_CREDENTIALS: flag.default(true),
   IDENTITY_CORS_MAX_AGE: maxAge.default(0),
   IDENTITY_CORS_DEBUG: flag.default(false),
   IDENTITY_OAUTH2_CORS_ENABLED: flag.default(false),
   IDENTITY_OAUTH2_CORS_ALLOWED_ORIGINS: origins.default([]),
-  IDENTITY_OAUTH2_CORS_ALLOWED_METHODS: methods.default(list(hydraDefaults.methods)),
-  IDENTITY_OAUTH2_CORS_ALLOWED_HEADERS: headerNames.default(list(hydraDefaults.headers)),
-  IDENTITY_OAUTH2_CORS_EXPOSED_HEADERS: headerNames.default(list(hydraDefaults.exposed)),
+  IDENTITY_OAUTH2_CORS_ALLOWED_METHODS: methods.default(commaList(hydraDefaults.methods)),
+  IDENTITY_OAUTH2_CORS_ALLOWED_HEADERS: headerNames.default(commaList(hydraDefaults.headers)),
+  IDENTITY_OAUTH2_CORS_EXPOSED_HEADERS: headerNames.default(commaList(hydraDefaults.exposed)),
   IDENTITY_OAUTH2_CORS_ALLOW_CREDENTIALS: flag.default(true),
   IDENTITY_OAUTH2_CORS_MAX_AGE: maxAge.default(0),
   IDENTITY_OAUTH2_CORS_DEBUG: flag.default(false),

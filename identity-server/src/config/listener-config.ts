@@ -1,18 +1,9 @@
 import { z } from "zod";
-import { parseDuration } from "./duration.ts";
+import { duration } from "./env-values.ts";
 import { defaultListenerLimits, type ListenerLimits } from "../http/listener-limits.ts";
 
-const timeout = z
-  .string()
-  .trim()
-  .transform((value, ctx) => {
-    const ms = parseDuration(value);
-    if (ms === undefined || ms <= 0 || ms > 2_147_483_647) {
-      ctx.addIssue({ code: "custom", message: `"${value}" is not a positive duration like 10s` });
-      return z.NEVER;
-    }
-    return ms;
-  });
+// Node's timers take at most 2^31-1 ms.
+const timeout = duration((ms) => ms > 0 && ms <= 2_147_483_647, "a positive duration like 10s");
 
 /**
  * The timeouts of every listener (identity public and admin, OAuth2 public and admin, mailbox);

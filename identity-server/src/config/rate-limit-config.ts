@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { parseDuration } from "./duration.ts";
+import { duration, limitCount, positive } from "./env-values.ts";
 
 /** One limiter: at most `max` counted events per key within a sliding `windowMs`; `max` 0 = off. */
 export interface RateLimitRule {
@@ -38,35 +38,19 @@ export interface RateLimitConfig {
   secondFactorPerIdentity: RateLimitRule;
 }
 
-const count = z.coerce
-  .number({ message: "must be a whole number (0 turns the limit off)" })
-  .int("must be a whole number (0 turns the limit off)")
-  .min(0, "must be 0 (off) or more")
-  .max(1_000_000, "must be at most 1000000");
-
-const window = z
-  .string()
-  .trim()
-  .transform((value, ctx) => {
-    const ms = parseDuration(value);
-    if (ms === undefined || ms <= 0) {
-      ctx.addIssue({ code: "custom", message: `"${value}" is not a positive duration like 15m` });
-      return z.NEVER;
-    }
-    return ms;
-  });
+const window = duration(positive, "a positive duration like 15m");
 
 /** The environment variables of the rate limits; `loadConfig` validates them with the rest. */
 export const rateLimitEnvShape = {
-  IDENTITY_RATE_LIMIT_PASSWORD_PER_IDENTIFIER: count.default(10),
-  IDENTITY_RATE_LIMIT_PASSWORD_PER_IP: count.default(100),
-  IDENTITY_RATE_LIMIT_PASSWORD_PER_DEVICE: count.default(10),
+  IDENTITY_RATE_LIMIT_PASSWORD_PER_IDENTIFIER: limitCount.default(10),
+  IDENTITY_RATE_LIMIT_PASSWORD_PER_IP: limitCount.default(100),
+  IDENTITY_RATE_LIMIT_PASSWORD_PER_DEVICE: limitCount.default(10),
   IDENTITY_RATE_LIMIT_PASSWORD_WINDOW: window.default(15 * 60_000),
-  IDENTITY_RATE_LIMIT_CODE_SENDS_PER_ADDRESS: count.default(5),
-  IDENTITY_RATE_LIMIT_CODE_SENDS_PER_IP: count.default(20),
-  IDENTITY_RATE_LIMIT_CODE_SENDS_PER_DEVICE: count.default(5),
+  IDENTITY_RATE_LIMIT_CODE_SENDS_PER_ADDRESS: limitCount.default(5),
+  IDENTITY_RATE_LIMIT_CODE_SENDS_PER_IP: limitCount.default(20),
+  IDENTITY_RATE_LIMIT_CODE_SENDS_PER_DEVICE: limitCount.default(5),
   IDENTITY_RATE_LIMIT_CODE_SENDS_WINDOW: window.default(15 * 60_000),
-  IDENTITY_RATE_LIMIT_SECOND_FACTOR_PER_IDENTITY: count.default(10),
+  IDENTITY_RATE_LIMIT_SECOND_FACTOR_PER_IDENTITY: limitCount.default(10),
   IDENTITY_RATE_LIMIT_SECOND_FACTOR_WINDOW: window.default(10 * 60_000),
 };
 

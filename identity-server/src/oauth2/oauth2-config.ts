@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { parseDuration } from "../config/duration.ts";
+import { duration, flag, httpUrl, limitCount, port } from "../config/env-values.ts";
 import { oauth2CorsConfigFrom, type CorsEnv } from "../config/cors-config.ts";
 import type { CorsConfig } from "../http/cors.ts";
 import type { ClientAuthLimitRules } from "./clients/client-auth-limits.ts";
@@ -62,44 +62,13 @@ export interface SeedClient {
   token_endpoint_auth_method?: string | undefined;
 }
 
-const port = z.coerce.number().int().min(0).max(65535);
-
-const httpUrl = z
-  .string()
-  .trim()
-  .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), {
-    message: "must be an absolute http(s) URL",
-  });
-
 const issuerUrl = httpUrl.refine((value) => {
   const url = new URL(value);
   return url.search === "" && url.hash === "" && !value.endsWith("?") && !value.endsWith("#");
 }, "must not have a query or fragment");
 
-const flag = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .refine((value) => ["true", "false", "1", "0"].includes(value), "must be true or false")
-  .transform((value) => value === "true" || value === "1");
-
-const duration = z
-  .string()
-  .trim()
-  .transform((value, ctx) => {
-    const ms = parseDuration(value);
-    if (ms === undefined || ms < 1000) {
-      ctx.addIssue({ code: "custom", message: `"${value}" is not a duration of at least 1s` });
-      return z.NEVER;
-    }
-    return ms;
-  });
-
-const limitCount = z.coerce
-  .number({ message: "must be a whole number (0 turns the limit off)" })
-  .int("must be a whole number (0 turns the limit off)")
-  .min(0, "must be 0 (off) or more")
-  .max(1_000_000, "must be at most 1000000");
+// Lifespans and the client-auth window: a second at least.
+const atLeastASecond = duration((ms) => ms >= 1000, "a duration of at least 1s");
 
 const seedClientSchema = z
   .object({
@@ -148,16 +117,16 @@ export const oauth2EnvShape = {
   IDENTITY_OAUTH2_ERROR_URL: httpUrl.optional(),
   IDENTITY_ADMIN_TOKEN: z.string().trim().min(16, "must be at least 16 characters long").optional(),
   IDENTITY_OAUTH2_PKCE_ENFORCED: flag.default(false),
-  IDENTITY_OAUTH2_ACCESS_TOKEN_LIFESPAN: duration.default(3_600_000),
-  IDENTITY_OAUTH2_REFRESH_TOKEN_LIFESPAN: duration.default(720 * 3_600_000),
-  IDENTITY_OAUTH2_ID_TOKEN_LIFESPAN: duration.default(3_600_000),
-  IDENTITY_OAUTH2_AUTH_CODE_LIFESPAN: duration.default(600_000),
-  IDENTITY_OAUTH2_LOGIN_CONSENT_REQUEST_LIFESPAN: duration.default(1_800_000),
-  IDENTITY_OAUTH2_AUTHENTICATION_SESSION_LIFESPAN: duration.default(720 * 3_600_000),
+  IDENTITY_OAUTH2_ACCESS_TOKEN_LIFESPAN: atLeastASecond.default(3_600_000),
+  IDENTITY_OAUTH2_REFRESH_TOKEN_LIFESPAN: atLeastASecond.default(720 * 3_600_000),
+  IDENTITY_OAUTH2_ID_TOKEN_LIFESPAN: atLeastASecond.default(3_600_000),
+  IDENTITY_OAUTH2_AUTH_CODE_LIFESPAN: atLeastASecond.default(600_000),
+  IDENTITY_OAUTH2_LOGIN_CONSENT_REQUEST_LIFESPAN: atLeastASecond.default(1_800_000),
+  IDENTITY_OAUTH2_AUTHENTICATION_SESSION_LIFESPAN: atLeastASecond.default(720 * 3_600_000),
   IDENTITY_OAUTH2_SEED_CLIENT: seedClient.optional(),
   IDENTITY_RATE_LIMIT_CLIENT_AUTH_PER_CLIENT: limitCount.default(20),
   IDENTITY_RATE_LIMIT_CLIENT_AUTH_PER_IP: limitCount.default(50),
-  IDENTITY_RATE_LIMIT_CLIENT_AUTH_WINDOW: duration.default(15 * 60_000),
+  IDENTITY_RATE_LIMIT_CLIENT_AUTH_WINDOW: atLeastASecond.default(15 * 60_000),
 };
 
 type OAuth2Env = z.infer<z.ZodObject<typeof oauth2EnvShape>>;
