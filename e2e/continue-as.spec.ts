@@ -166,7 +166,7 @@ test("'Use another account' signs out and signs someone else in to the same appl
   await page.goto(agencySelection);
   await page.getByRole("link", { name: "Sign in" }).click();
 
-  await page.getByRole("link", { name: "Use another account" }).click();
+  await page.getByRole("button", { name: "Use another account" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Sign in" })).toBeVisible();
   await expect(page.getByText("Sign in to continue to Agency product.")).toBeVisible();
   await page.getByLabel("Email").fill(second);

@@ -105,7 +105,7 @@ test("choosing a different login in the middle of an OAuth2 sign-in interrupts i
   await expect(
     page.getByRole("heading", { level: 1, name: "Two-factor authentication" }),
   ).toBeVisible();
-  await page.getByRole("link", { name: "Use a different account" }).click();
+  await page.getByRole("button", { name: "Use a different account" }).click();
   await expect(page).toHaveURL(/\/en\/login/);
   await expect(page.getByRole("alert")).toContainText(
     "Signing in to the application was interrupted",

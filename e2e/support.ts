@@ -84,8 +84,8 @@ export async function signInWithPassword(
 }
 
 /**
- * Signs out of the portal by its address, as someone who typed it: only the portal's own pages
- * sign out at once, so the portal asks first (routes/logout-sign-out). Ends on the sign-in page.
+ * Signs out of the portal by its address, as someone who typed it: a GET of /logout never signs
+ * out at once, so the portal asks first (routes/logout-sign-out). Ends on the sign-in page.
  */
 export async function signOutAtPortal(page: Page, portalUrl = mainStack.portalUrl): Promise<void> {
   await page.goto(`${portalUrl}/en/logout`);

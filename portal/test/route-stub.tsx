@@ -23,12 +23,17 @@ export function renderRoute(options: {
   /** The route module's own, where a test depends on when its loader runs again. */
   shouldRevalidate?: ShouldRevalidateFunction;
   locale?: Locale;
+  /** The root route's loader data, for components that read it (useRouteLoaderData("root")). */
+  rootData?: unknown;
 }) {
   const locale = options.locale ?? "en";
   const translator = createTranslator(locale, locale === "en" ? en : es);
   const Stub = createRoutesStub([
     {
       path: "/",
+      ...(options.rootData === undefined
+        ? {}
+        : { id: "root", loader: () => options.rootData, HydrateFallback: () => null }),
       Component: () => (
         <TranslatorProvider translator={translator}>
           <Outlet />

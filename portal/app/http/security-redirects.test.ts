@@ -10,7 +10,7 @@ import { stubIdentity } from "../../test/identity-stub.ts";
 import { vendorJson } from "../../test/vendor-flows.ts";
 import { loader as errorLoader } from "../routes/error.tsx";
 import { loadLogin, submitLogin } from "../routes/login/login.server.ts";
-import { loader as logoutLoader } from "../routes/logout.tsx";
+import { action as logoutAction } from "../routes/logout.tsx";
 import { submitRegistration } from "../routes/registration/registration.server.ts";
 import { submitSettings } from "../routes/settings/settings.server.ts";
 import { action as themeAction } from "../routes/theme.ts";
@@ -136,9 +136,11 @@ describe("redirects the browser asks for", () => {
       });
       const url = new URL(`${portal}/en/logout`);
       url.searchParams.set("return_to", trick.value);
-      const response = await logoutLoader({
-        // The portal's own sign-out link (another site's is asked first, logout.test).
+      const response = await logoutAction({
+        // The portal's own sign-out form (a GET only asks first, logout.test).
         request: new Request(url, {
+          method: "POST",
+          body: new URLSearchParams({ return_to: trick.value }),
           headers: { cookie: "ory_kratos_session=s", "sec-fetch-site": "same-origin" },
         }),
         params: { lang: "en" },

@@ -2,14 +2,13 @@ import { describe, expect, it } from "vitest";
 import { afterSignOut } from "./logout-destination.ts";
 
 describe("where the browser lands after signing out", () => {
-  it("is the login page, the same application's sign-in, or recovery", () => {
+  it("is the login page or the same application's sign-in", () => {
     expect(afterSignOut("es", new URLSearchParams())).toBe("/es/login");
     expect(afterSignOut("en", new URLSearchParams("login_challenge=a%26b%3Dc"))).toBe(
       "/en/login?login_challenge=a%26b%3Dc",
     );
-    expect(afterSignOut("en", new URLSearchParams("then=recovery&login_challenge=x"))).toBe(
-      "/en/recovery",
-    );
+    // A lost second factor's former way out: recovery only led back to the second factor.
+    expect(afterSignOut("en", new URLSearchParams("then=recovery"))).toBe("/en/login");
   });
 
   it("never leaves the portal, whatever the query says", () => {

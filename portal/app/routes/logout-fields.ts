@@ -3,11 +3,11 @@ export const logoutChallengeParam = "logout_challenge";
 export const logoutDecisionName = "decision";
 
 /**
- * What a sign-out carries to where the browser lands afterwards (logout-destination): `then`
- * (recovery) and `login_challenge` ("Use another account"). The same names in a link's query and
- * in the sign-out form's hidden fields.
+ * What a sign-out carries to where the browser lands afterwards (logout-destination):
+ * `login_challenge` ("Use another account"). The same name in a link's query and in the sign-out
+ * form's hidden fields.
  */
-export const signOutCarriedFields = ["then", "login_challenge"] as const;
+export const signOutCarriedFields = ["login_challenge"] as const;
 
 /** The carried fields present in `source`, as hidden-field name/value pairs. */
 export function carriedFields(source: URLSearchParams | FormData): Record<string, string> {

@@ -16,11 +16,11 @@ import { carriedFields } from "./logout-fields.ts";
  *
  * The identity service signs out with a GET of its logout URL, whose token only a request with
  * the browser's cookies obtains; the portal must not hand one out to any page that makes the
- * browser open /logout. So only the portal's own pages sign out at once: its sign-out forms
- * (POST, same origin) and its own links ("Use another account", the lost second factor's
- * recovery, the idle timeout), which the browser marks `Sec-Fetch-Site: same-origin`. Anything
- * else (another site's link or redirect, a typed address, a browser without that header) is asked
- * first, with a form that posts the same fields.
+ * browser open /logout. So a GET of /logout never signs out, whoever links to it (another site,
+ * a same-origin image such as a client's logo_uri, a flow's return_to behind a "Cancel" link):
+ * it asks first, with a form that posts the same fields. Only a POST the browser marks as the
+ * portal's own (cross-site-post) signs out: the header's and settings' sign-out forms, "Use
+ * another account", the login page's "Use a different account", the idle timeout's "Sign out".
  */
 
 interface SignOutArgs {
@@ -51,14 +51,11 @@ async function signOut(args: SignOutArgs, query: URLSearchParams | FormData): Pr
   });
 }
 
-/** GET /logout: the portal's own link signs out; anything else is asked first. */
+/** GET /logout: asks first (a POST of the question's form signs out); no session, straight on. */
 export async function loadSignOut(
   args: SignOutArgs,
   url: URL,
 ): Promise<Response | SignOutConfirmation> {
-  if (args.request.headers.get("sec-fetch-site") === "same-origin") {
-    return signOut(args, url.searchParams);
-  }
   const fields = carriedFields(url.searchParams);
   // Nobody to sign out (whoami 401): straight on, as a sign-out without a session does.
   const { frontend } = identityFor(args.request, args.context);

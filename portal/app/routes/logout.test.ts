@@ -36,7 +36,7 @@ async function load(path = "/es/logout", context = new RouterContextProvider()) 
   return result;
 }
 
-describe("the logout route", () => {
+describe("the portal's sign-out (POST from its own page)", () => {
   it("asks for a logout URL returning to this language's login and sends the browser there", async () => {
     const logoutUrl =
       "http://localhost:3000/api/kratos/self-service/logout?token=ory_lo_x&return_to=http%3A%2F%2Flocalhost%3A3000%2Fes%2Flogin";
@@ -47,7 +47,7 @@ describe("the logout route", () => {
       },
     });
 
-    const response = await load();
+    const response = await signOutPost();
 
     expect(calls[0]?.url.searchParams.get("return_to")).toBe("http://localhost:3000/es/login");
     expect(calls[0]?.headers.get("cookie")).toBe("ory_kratos_session=s");
@@ -70,14 +70,16 @@ describe("the logout route", () => {
         },
       },
     });
-    expect((await load()).headers.get("location")).toBe("/api/kratos/self-service/logout?token=t");
+    expect((await signOutPost()).headers.get("location")).toBe(
+      "/api/kratos/self-service/logout?token=t",
+    );
   });
 
   it("goes to login when there is no session", async () => {
     stubIdentity({
       "GET /self-service/logout/browser": { status: 401, body: { error: { code: 401 } } },
     });
-    expect((await load()).headers.get("location")).toBe("/es/login");
+    expect((await signOutPost()).headers.get("location")).toBe("/es/login");
   });
 });
 
@@ -126,8 +128,20 @@ const logoutFlow = {
 };
 const signedIn = { status: 200, body: { id: "s", identity: { id: "i" } } };
 
-describe("a sign-out that is not the portal's own", () => {
+/** The portal's own sign-out form, posted from its page. */
+function signOutPost() {
+  return post("/es/logout", {}, { "sec-fetch-site": "same-origin" });
+}
+
+describe("a GET of the sign-out", () => {
   it.each([
+    // A flow's return_to behind the refresh screen's "Cancel" link, set by whoever made the link.
+    [
+      "the portal's own page's link",
+      { "sec-fetch-site": "same-origin", "sec-fetch-dest": "document" },
+    ],
+    // A client's logo_uri pointing at /logout, shown on the consent page.
+    ["a same-origin image", { "sec-fetch-site": "same-origin", "sec-fetch-dest": "image" }],
     ["another site's link", { "sec-fetch-site": "cross-site" }],
     ["a sibling application's link", { "sec-fetch-site": "same-site" }],
     ["a typed address", { "sec-fetch-site": "none" }],
@@ -135,11 +149,11 @@ describe("a sign-out that is not the portal's own", () => {
   ])("asks first after %s, creating no logout token", async (_, headers) => {
     const { calls } = stubIdentity({ ...logoutFlow, "GET /sessions/whoami": signedIn });
 
-    const result = await loadPage("/es/logout?then=recovery&login_challenge=ch-1&x=1", headers);
+    const result = await loadPage("/es/logout?login_challenge=ch-1&x=1", headers);
 
     expect(result).toEqual({
       confirmSignOut: true,
-      fields: { then: "recovery", login_challenge: "ch-1" },
+      fields: { login_challenge: "ch-1" },
     });
     expect(calls.map((call) => call.url.pathname)).toEqual(["/sessions/whoami"]);
   });
@@ -158,7 +172,7 @@ describe("a sign-out that is not the portal's own", () => {
   });
 });
 
-describe("the portal's sign-out form (POST)", () => {
+describe("the portal's sign-out form (POST) and where it lands", () => {
   it("signs out from the portal's own page, returning where the hidden fields say", async () => {
     const { calls } = stubIdentity(logoutFlow);
 
@@ -173,12 +187,6 @@ describe("the portal's sign-out form (POST)", () => {
       "http://localhost:3000/es/login?login_challenge=ch-1",
     );
     expect(calls[0]?.headers.get("cookie")).toBe("ory_kratos_session=s");
-  });
-
-  it("goes on to recovery after then=recovery", async () => {
-    const { calls } = stubIdentity(logoutFlow);
-    await post("/es/logout", { then: "recovery" }, { "sec-fetch-site": "same-origin" });
-    expect(calls[0]?.url.searchParams.get("return_to")).toBe("http://localhost:3000/es/recovery");
   });
 
   it.each([

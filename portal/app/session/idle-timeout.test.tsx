@@ -8,10 +8,10 @@ import type { Locale } from "../i18n/locales.ts";
 import { createTranslator } from "../i18n/translator.ts";
 import { TranslatorProvider } from "../i18n/translator-context.tsx";
 import IdleTimeout, { idleTimerOptions } from "./idle-timeout.tsx";
-import { leavePage } from "./leave-page.ts";
+import { leavePage, postSignOut } from "./leave-page.ts";
 import type { SessionSettings } from "./session-settings.ts";
 
-vi.mock("./leave-page.ts", () => ({ leavePage: vi.fn() }));
+vi.mock("./leave-page.ts", () => ({ leavePage: vi.fn(), postSignOut: vi.fn() }));
 
 /**
  * Tabs talk over BroadcastChannel; in this one document a stand-in delivers each message to the
@@ -122,6 +122,7 @@ afterEach(() => {
   vi.useRealTimers();
   vi.unstubAllGlobals();
   vi.mocked(leavePage).mockReset();
+  vi.mocked(postSignOut).mockReset();
 });
 
 describe("the idle timer's settings", () => {
@@ -208,7 +209,9 @@ describe("the timeout prompt", () => {
     await wait(6_000);
     const dialog = screen.getByRole("dialog", { name: "¿Sigue ahí?" });
     fireEvent.click(within(dialog).getByRole("button", { name: "Cerrar sesión" }));
-    expect(leavePage).toHaveBeenCalledWith("/es/logout");
+    // A POST of the sign-out form: a GET of /logout only asks first.
+    expect(postSignOut).toHaveBeenCalledWith("/es/logout");
+    expect(leavePage).not.toHaveBeenCalled();
   });
 
   it("announces the time left politely: after opening, then only at 30-second marks", async () => {
@@ -328,7 +331,7 @@ describe("two tabs", () => {
     await wait(6_000);
     fireEvent.click(within(prompts()[0]!).getByRole("button", { name: "Sign out" }));
     await wait(0);
-    expect(leavePage).toHaveBeenCalledExactlyOnceWith("/en/logout");
+    expect(postSignOut).toHaveBeenCalledExactlyOnceWith("/en/logout");
     expect(
       screen.getByRole("dialog", { name: "You have been signed out" }),
     ).toHaveAccessibleDescription("You signed out in another window. Sign in again to continue.");

@@ -5,7 +5,7 @@ import type { IIdleTimerProps } from "react-idle-timer";
 import { useTranslator } from "../i18n/translator-context.tsx";
 import { primaryButton, secondaryButton } from "../ui/buttons.ts";
 import { clock, nextAnnouncement, secondsLeft, spokenDuration } from "./countdown.ts";
-import { leavePage } from "./leave-page.ts";
+import { leavePage, postSignOut } from "./leave-page.ts";
 import type { SessionSettings } from "./session-settings.ts";
 
 /** Sent to the other tabs when the user signs out from the prompt. */
@@ -113,7 +113,7 @@ function IdleWatch(props: { settings: SessionSettings; onEnd: (reason: EndReason
       }}
       onLogout={() => {
         timer.message(signedOutMessage);
-        leavePage(`/${locale}/logout`);
+        postSignOut(`/${locale}/logout`);
       }}
     />
   );

@@ -32,6 +32,7 @@ function render(
     action?: ActionFunction;
     locale?: Locale;
     url?: string;
+    rootData?: unknown;
   } = {},
 ) {
   const locale = options.locale ?? "en";
@@ -51,6 +52,7 @@ function render(
     }),
     action: options.action ?? (() => null),
     locale,
+    rootData: options.rootData,
   });
 }
 
@@ -68,10 +70,11 @@ describe("Continue as", () => {
     );
     // No password is asked for.
     expect(screen.queryByLabelText("Password")).toBeNull();
-    expect(screen.getByRole("link", { name: "Use another account" })).toHaveAttribute(
-      "href",
-      "/en/logout?login_challenge=ch-1",
-    );
+    // A POST of the sign-out form (a GET of /logout only asks first), carrying the challenge.
+    const another = screen.getByRole("button", { name: "Use another account" }).closest("form");
+    expect(another).toHaveAttribute("action", "/en/logout");
+    expect(another).toHaveAttribute("method", "post");
+    expect(Object.fromEntries(new FormData(another!))).toEqual({ login_challenge: "ch-1" });
   });
 
   it("posts the flow's CSRF token and the identity the button named", async () => {
@@ -97,7 +100,7 @@ describe("Continue as", () => {
     expect(
       await screen.findByRole("button", { name: "Continuar como jane@example.org" }),
     ).toBeInTheDocument();
-    expect(screen.getByRole("link", { name: "Usar otra cuenta" })).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Usar otra cuenta" })).toBeInTheDocument();
   });
 });
 
@@ -186,18 +189,42 @@ describe("a lost second-factor device", () => {
     expect(link.getAttribute("href")).toContain("method=lookup_secret");
   });
 
-  it("is offered account recovery otherwise, and on the backup-code form itself", async () => {
-    const { unmount } = render(only(["default", "totp"]), { url: "/en/login?flow=f4&aal=aal2" });
+  it("is offered a code by e-mail or text message when the flow offers one", async () => {
+    render(only(["default", "totp", "code"]), { url: "/en/login?flow=f4&aal=aal2" });
+
+    const link = await screen.findByRole("link", {
+      name: "Lost your device? Get a code by email or text message",
+    });
+    expect(link.getAttribute("href")).toContain("method=code");
+  });
+
+  it("is sent to support with only an authenticator app, and from the backup-code form", async () => {
+    // Account recovery signs in at the first factor only: the second factor is asked again.
+    const rootData = { links: { supportUrl: "mailto:support@example.gov" } };
+    const { unmount } = render(only(["default", "totp"]), {
+      url: "/en/login?flow=f4&aal=aal2",
+      rootData,
+    });
     expect(
-      await screen.findByRole("link", { name: "Lost your device? Recover your account" }),
-    ).toHaveAttribute("href", "/en/logout?then=recovery");
+      await screen.findByRole("link", {
+        name: "Lost your device and have no backup codes? Contact support",
+      }),
+    ).toHaveAttribute("href", "mailto:support@example.gov");
+    expect(
+      screen.getByText(/An administrator can remove the authenticator app from your account/),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: /Recover your account/ })).toBeNull();
+    expect(screen.queryByRole("link", { name: /Recover your account/ })).toBeNull();
     unmount();
 
     render(only(["default", "totp", "lookup_secret"]), {
       url: "/en/login?flow=f4&aal=aal2&method=lookup_secret",
+      rootData,
     });
     expect(
-      await screen.findByRole("link", { name: "Lost your device? Recover your account" }),
+      await screen.findByRole("link", {
+        name: "Lost your device and have no backup codes? Contact support",
+      }),
     ).toBeInTheDocument();
   });
 });

@@ -4,6 +4,7 @@ import type { MessageKey } from "../../i18n/translator.ts";
 import { Alert } from "../../ui/alert.tsx";
 import { primaryButton } from "../../ui/buttons.ts";
 import { Card } from "../../ui/card.tsx";
+import { SignOutButton } from "../sign-out-button.tsx";
 
 /** The offer as the page receives it (continue-as.server's ContinueAsOffer). */
 interface Offer {
@@ -16,7 +17,7 @@ interface Offer {
 const linkStyle = "text-blue-700 underline underline-offset-4 dark:text-blue-300";
 
 /**
- * An OAuth2 login met the portal's own session: one button continues as that account, a link
+ * An OAuth2 login met the portal's own session: one button continues as that account, another
  * signs out and starts the same application's sign-in again for someone else. A plain POST
  * form, so it works without JavaScript.
  */
@@ -25,10 +26,9 @@ export function ContinueAs(props: {
   client: string | undefined;
   refusal: MessageKey | undefined;
 }) {
-  const { t, locale } = useTranslator();
+  const { t } = useTranslator();
   const { offer } = props;
   const title = t("login.continueAs.title");
-  const another = `/${locale}/logout?login_challenge=${encodeURIComponent(offer.challenge)}`;
   return (
     <Card>
       <title>{`${title} – ${t("brand.name")}`}</title>
@@ -52,10 +52,10 @@ export function ContinueAs(props: {
         </button>
       </Form>
       <p className="mt-4 text-sm">
-        {/* A document navigation: the sign-out passes through the identity service. */}
-        <a href={another} className={linkStyle}>
+        {/* A document POST: the sign-out passes through the identity service. */}
+        <SignOutButton fields={{ login_challenge: offer.challenge }} className={linkStyle}>
           {t("login.continueAs.another")}
-        </a>
+        </SignOutButton>
       </p>
     </Card>
   );

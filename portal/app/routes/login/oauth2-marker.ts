@@ -101,8 +101,10 @@ function browserEnvironment(): MarkerEnvironment {
   return {
     storage,
     closeWindow: () => window.close(),
-    // The logout route redirects through the identity service's logout, which clears the session.
-    signOut: (url) => fetch(url, { credentials: "same-origin" }),
+    // The logout route's sign-out form (a POST: a GET only asks) redirects through the identity
+    // service's logout, which clears the session.
+    signOut: (url) =>
+      fetch(url, { method: "POST", body: new URLSearchParams(), credentials: "same-origin" }),
     go: (url) => window.location.assign(url),
     wait: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
   };

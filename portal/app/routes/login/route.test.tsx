@@ -75,10 +75,10 @@ describe("the login page", () => {
       await screen.findByRole("heading", { level: 1, name: "Confirm action" }),
     ).toBeInTheDocument();
     expect(screen.queryByRole("checkbox", { name: "Remember me" })).toBeNull();
-    expect(screen.getByRole("link", { name: "Use a different account" })).toHaveAttribute(
-      "href",
-      "/en/logout",
-    );
+    // A POST of the sign-out form: a GET of /logout only asks first.
+    const differentAccount = screen.getByRole("button", { name: "Use a different account" });
+    expect(differentAccount.closest("form")).toHaveAttribute("action", "/en/logout");
+    expect(differentAccount.closest("form")).toHaveAttribute("method", "post");
   });
 
   it("shows an error alert when ?invalid is set", async () => {
@@ -236,11 +236,16 @@ describe("the login page", () => {
       expect(window.sessionStorage.getItem("oauth2_login_challenge_marker")).toBe("init"),
     );
 
-    await userEvent.click(screen.getByRole("link", { name: "Use a different account" }));
+    await userEvent.click(screen.getByRole("button", { name: "Use a different account" }));
 
     expect(window.sessionStorage.getItem("oauth2_login_challenge_marker")).toBe("invalid");
     expect(close).toHaveBeenCalled();
-    await waitFor(() => expect(fetchStub).toHaveBeenCalledWith("/en/logout", expect.anything()));
+    await waitFor(() =>
+      expect(fetchStub).toHaveBeenCalledWith(
+        "/en/logout",
+        expect.objectContaining({ method: "POST" }),
+      ),
+    );
     expect(screen.queryByText("navigated away")).toBeNull();
     vi.unstubAllGlobals();
     close.mockRestore();

@@ -15,6 +15,7 @@ import { Checkbox } from "../../ui/checkbox.tsx";
 import { Divider } from "../../ui/divider.tsx";
 import { Notice } from "../../ui/notice.tsx";
 import { noticeDuration, noticeKind } from "../notice-query.ts";
+import { SignOutButton } from "../sign-out-button.tsx";
 import { CreateAccount } from "./create-account.tsx";
 import { flowAccount } from "./flow-account.ts";
 import { enhanceLogin } from "./login-enhancements.ts";
@@ -178,14 +179,14 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
         </>
       ) : (
         <p className="mt-4 flex flex-wrap gap-x-6 gap-y-2 text-sm">
-          {/* Signs out, then comes back to a fresh sign-in (the logout route returns here). */}
-          <a
-            href={`/${locale}/logout`}
-            data-exit
+          {/* Signs out (a POST: a GET of /logout only asks), then comes back to a fresh sign-in
+              (the logout route returns here). */}
+          <SignOutButton
+            buttonProps={{ "data-exit": true }}
             className="text-blue-700 underline underline-offset-4 dark:text-blue-300"
           >
             {t("login.useDifferentAccount")}
-          </a>
+          </SignOutButton>
           {mode === "refresh" && (
             <a
               href={flow.return_to || `/${locale}`}

@@ -77,10 +77,10 @@ describe("the second-factor sign-in", () => {
     expect(screen.queryByLabelText("Backup recovery code")).toBeNull();
     expect(screen.queryByRole("button", { name: "Send code to dev@ory.dev" })).toBeNull();
     expect(screen.queryByRole("checkbox", { name: "Remember me" })).toBeNull();
-    expect(screen.getByRole("link", { name: "Use a different account" })).toHaveAttribute(
-      "href",
-      "/en/logout",
-    );
+    // A POST of the sign-out form: a GET of /logout only asks first.
+    const differentAccount = screen.getByRole("button", { name: "Use a different account" });
+    expect(differentAccount.closest("form")).toHaveAttribute("action", "/en/logout");
+    expect(differentAccount.closest("form")).toHaveAttribute("method", "post");
   });
 
   it("offers every method in the spec's order as links that work without scripts", async () => {

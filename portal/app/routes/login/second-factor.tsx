@@ -1,7 +1,7 @@
 import type { LoginFlow } from "@portal/client";
 import { useEffect, useRef } from "react";
 import type { Ref } from "react";
-import { Link, useLocation } from "react-router";
+import { Link, useLocation, useRouteLoaderData } from "react-router";
 import { FlowForm } from "../../flows/flow-form.tsx";
 import { useTranslator } from "../../i18n/translator-context.tsx";
 import { secondaryButton } from "../../ui/buttons.ts";
@@ -111,37 +111,60 @@ export function SecondFactor(props: { flow: LoginFlow; showErrorSummary: boolean
 }
 
 /**
- * Always a way out for a lost device: a backup code when the account has them, otherwise
- * account recovery. Recovery needs the half-finished sign-in ended first (the identity service
- * refuses recovery to a browser with a session), so the link signs out on the way.
+ * Always a way out for a lost device, one that really gets the person in: a backup code when the
+ * account has them, else a code by e-mail or text message when the flow offers one. Account
+ * recovery is no way out: it signs in at the first factor only, and the identity service then asks
+ * for the highest second factor again (settings require it), so the person lands back here. With
+ * neither, support: an administrator can remove the authenticator app.
  */
 function LostDevice(props: {
   flow: LoginFlow;
   view: SecondFactorView;
   hrefWith: (changes: Record<string, string | undefined>) => { search: string };
 }) {
-  const { t, locale } = useTranslator();
+  const { t } = useTranslator();
+  const root = useRouteLoaderData<{ links?: { supportUrl?: string } }>("root");
   const { view } = props;
-  const backupCodes = offeredMethods(props.flow.ui.nodes).includes("lookup_secret");
-  // The chooser lists backup codes itself; a sent code's entry cannot switch method.
-  if (view.kind === "chooser" && backupCodes) return null;
-  const toBackupCode = backupCodes && view.kind === "method" && view.method !== "lookup_secret";
-  return (
-    <p className="mt-4 text-sm">
-      {toBackupCode ? (
+  const methods = offeredMethods(props.flow.ui.nodes);
+  const backupCodes = methods.includes("lookup_secret");
+  const code = methods.includes("code");
+  // The chooser lists backup codes and codes itself.
+  if (view.kind === "chooser" && (backupCodes || code)) return null;
+  const current = view.kind === "method" ? view.method : undefined;
+  // A sent code's entry cannot switch method (second-factor-methods): support only.
+  const canSwitch = view.kind !== "code-sent";
+  const other: SecondFactorMethod | undefined =
+    canSwitch && backupCodes && current !== "lookup_secret"
+      ? "lookup_secret"
+      : canSwitch && code && current !== "code"
+        ? "code"
+        : undefined;
+  if (other) {
+    return (
+      <p className="mt-4 text-sm">
         <Link
-          to={props.hrefWith({ [methodParam]: "lookup_secret", [fromParam]: undefined })}
+          to={props.hrefWith({ [methodParam]: other, [fromParam]: undefined })}
           preventScrollReset
           className={linkStyle}
         >
-          {t("login.lostDevice.backupCode")}
+          {t(other === "code" ? "login.lostDevice.code" : "login.lostDevice.backupCode")}
         </Link>
-      ) : (
-        <a href={`/${locale}/logout?then=recovery`} className={linkStyle}>
-          {t("login.lostDevice.recover")}
-        </a>
-      )}
-    </p>
+      </p>
+    );
+  }
+  return (
+    <div className="mt-4 text-sm">
+      <p>
+        {root?.links?.supportUrl ? (
+          <a href={root.links.supportUrl} className={linkStyle}>
+            {t("login.lostDevice.support")}
+          </a>
+        ) : (
+          t("login.lostDevice.support")
+        )}
+      </p>
+      <p className="mt-1 text-slate-700 dark:text-slate-300">{t("login.lostDevice.supportWhy")}</p>
+    </div>
   );
 }
 
