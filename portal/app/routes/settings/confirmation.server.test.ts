@@ -123,3 +123,56 @@ describe("destructive settings actions ask first", () => {
     });
   });
 });
+
+/** A post as typed by hand: `body` may carry a field twice. */
+function postRaw(body: string) {
+  const url = new URL("/es/settings?flow=s1", "http://localhost:3000");
+  return {
+    request: new Request(url, {
+      method: "POST",
+      body: new URLSearchParams(`csrf_token=${encodeURIComponent(csrf)}&${body}`),
+      headers: { cookie: "ory_kratos_session=s; csrf=c" },
+    }),
+    context: createLoadContext({ nonce: "n", forwardedFor: undefined, correlationId: "c-1" }),
+    locale: "es" as const,
+    url,
+  };
+}
+
+describe("a settings post naming more than one action", () => {
+  it.each([
+    // The confirmation check read the last intent, the sessions handler the first.
+    ["intent=revoke-other-sessions&intent=x"],
+    ["intent=x&intent=revoke-other-sessions"],
+    // The confirmation was for "disable", the identity service was sent "reveal".
+    ["lookup_secret_disable=true&lookup_secret_reveal=true&confirm_action=lookup_secret_disable"],
+    ["totp_unlink=true&lookup_secret_disable=true&confirm_action=totp_unlink"],
+    ["totp_unlink=true&confirm_action=totp_unlink&confirm_action=totp_unlink"],
+    ["code_mfa_disable=a%40example.gov&code_mfa_disable=b%40example.gov"],
+  ])("%s is refused (400) before anything is sent on", async (body) => {
+    const { calls } = stubIdentity({
+      "POST /self-service/settings": { status: 200, body: setup },
+      "DELETE /sessions": { status: 200, body: { count: 1 } },
+    });
+
+    const result = await submitSettings(postRaw(body));
+
+    expect(result).toMatchObject({
+      data: { notice: "notice.somethingWentWrong" },
+      init: { status: 400 },
+    });
+    expect(calls).toHaveLength(0);
+  });
+
+  it("one action with its confirmation still goes on", async () => {
+    const { calls } = stubIdentity({ "POST /self-service/settings": { status: 200, body: setup } });
+
+    await submitSettings(
+      postRaw("lookup_secret_disable=true&confirm_action=lookup_secret_disable"),
+    );
+
+    expect(calls.map((call) => call.body)).toEqual([
+      { method: "lookup_secret", lookup_secret_disable: true, csrf_token: csrf },
+    ]);
+  });
+});

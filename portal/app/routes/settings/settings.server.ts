@@ -21,6 +21,7 @@ import { noticeFromQuery } from "../notice-query.ts";
 import { askFirst } from "./confirmation.server.ts";
 import { secondFactorBody } from "./second-factor-body.ts";
 import { intentField, sessionIdField } from "./sessions.ts";
+import { isAmbiguousSettingsPost } from "./single-action.ts";
 import { loadSessions, submitSessionIntent } from "./sessions.server.ts";
 import { checkPasswordChange, passwordFields, phoneMessages } from "./settings-rules.ts";
 
@@ -75,6 +76,10 @@ export async function submitSettings(args: SettingsArgs) {
   const flowId = args.url.searchParams.get("flow");
   if (!flowId) return redirect(`/${args.locale}/settings`);
   const form = await args.request.formData();
+  // Two actions in one post: the confirmation and the handler could read different ones.
+  if (isAmbiguousSettingsPost(form)) {
+    return data({ notice: "notice.somethingWentWrong" as const }, { status: 400 });
+  }
   const client = identityFor(args.request, args.context, args.locale);
   const ask = await askFirst({ ...args, form, flowId, frontend: client.frontend });
   if (ask) return ask;
