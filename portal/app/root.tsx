@@ -14,6 +14,7 @@ import appStylesHref from "./app.css?url";
 import { getConfig } from "./config.server.ts";
 import { rateLimitOf } from "./flows/rate-limit-answer.ts";
 import { RateLimitedPage } from "./flows/rate-limited-page.tsx";
+import { StartingPage } from "./flows/starting-page.tsx";
 import { useHydrated } from "./flows/use-hydrated.ts";
 import { readCookie } from "./http/cookies.server.ts";
 import { catalogueFor } from "./i18n/catalogues.server.ts";
@@ -126,6 +127,8 @@ export default function App({ loaderData }: Route.ComponentProps) {
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const data = useRouteLoaderData<RootData>("root");
   const notFound = isRouteErrorResponse(error) && error.status === 404;
+  // A client navigation's `.data` request got the server's 503 starting page (identity down).
+  const starting = isRouteErrorResponse(error) && error.status === 503;
   if (!data) {
     // The root loader itself failed: there is no catalogue to translate with.
     return (
@@ -143,6 +146,8 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
           <RateLimitedPage limited={limited} />
         ) : notFound ? (
           <NotFound />
+        ) : starting ? (
+          <StartingPage />
         ) : (
           <SomethingWentWrong />
         )}
