@@ -51,12 +51,12 @@ export function ContinueAs(props: {
           </span>
         </button>
       </Form>
-      <p className="mt-4 text-sm">
+      <div className="mt-4 text-sm">
         {/* A document POST: the sign-out passes through the identity service. */}
         <SignOutButton fields={{ login_challenge: offer.challenge }} className={linkStyle}>
           {t("login.continueAs.another")}
         </SignOutButton>
-      </p>
+      </div>
     </Card>
   );
 }

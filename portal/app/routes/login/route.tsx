@@ -178,7 +178,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
           />
         </>
       ) : (
-        <p className="mt-4 flex flex-wrap gap-x-6 gap-y-2 text-sm">
+        <div className="mt-4 flex flex-wrap gap-x-6 gap-y-2 text-sm">
           {/* Signs out (a POST: a GET of /logout only asks), then comes back to a fresh sign-in
               (the logout route returns here). */}
           <SignOutButton
@@ -196,7 +196,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
               {t("login.cancel")}
             </a>
           )}
-        </p>
+        </div>
       )}
     </Card>
   );
