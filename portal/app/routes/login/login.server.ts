@@ -3,10 +3,10 @@ import type { PortalLoginBody, UpdateLoginFlowBody } from "@portal/client";
 import { data, redirect } from "react-router";
 import type { RouterContextProvider } from "react-router";
 import { getConfig } from "../../config.server.ts";
-import { followOutcome, noticeParam, whoamiStatus } from "../../flows/follow-outcome.server.ts";
+import { noticeParam, whoamiStatus } from "../../flows/follow-outcome.server.ts";
 import type { FlowRoute } from "../../flows/follow-outcome.server.ts";
 import { flowReturnTo } from "../../flows/flow-return-to.server.ts";
-import { classifyIdentityAnswer } from "../../flows/identity-outcome.ts";
+import { submitFlow } from "../../flows/submit-flow.server.ts";
 import { loadFlowPage } from "../../flows/load-flow-page.server.ts";
 import type { IdentityOutcome } from "../../flows/identity-outcome.ts";
 import { isRecord } from "../../flows/node-guards.ts";
@@ -127,36 +127,20 @@ export async function submitLogin(args: LoginArgs) {
 
   const { selfService } = identityFor(args.request, args.context, args.locale);
   // Set-Cookie of the answer (session, ory_trusted_device) reaches the browser on every path.
-  const answer = await readIdentityAnswer(() =>
-    selfService.updateLoginFlowRaw({ flow: flowId, body }),
-  );
-  const setCookies = withRememberedAccount(body, answer.setCookies);
-  const outcome = asksForVerification(classifyIdentityAnswer(answer));
-  const result = await followOutcome(outcome, loginRoute(args, "submit"), setCookies);
-  switch (result.type) {
-    case "redirect":
-      return result.response;
-    case "render":
-      return data(
-        { flow: LoginFlowFromJSON(result.flow) },
-        { status: result.status, headers: setCookieHeaders(setCookies) },
-      );
-    case "success": {
+  return submitFlow({
+    route: loginRoute(args, "submit"),
+    send: () => readIdentityAnswer(() => selfService.updateLoginFlowRaw({ flow: flowId, body })),
+    refine: asksForVerification,
+    cookies: (answer) => withRememberedAccount(body, answer.setCookies),
+    render: (flow) => ({ flow: LoginFlowFromJSON(flow) }),
+    success: async (setCookies) => {
       const { frontend: reader } = identityFor(args.request, args.context);
       const returnTo = await flowReturnTo(() => reader.getLoginFlowRaw({ id: flowId }));
       return redirectWithCookies(returnTo ?? `/${args.locale}`, setCookies, {
         document: returnTo !== undefined,
       });
-    }
-    case "error":
-      return data(
-        { notice: "notice.somethingWentWrong" as const },
-        {
-          status: result.status >= 400 ? result.status : 502,
-          headers: setCookieHeaders(setCookies),
-        },
-      );
-  }
+    },
+  });
 }
 
 /**

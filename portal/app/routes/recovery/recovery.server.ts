@@ -2,9 +2,9 @@ import { RecoveryFlowFromJSON, readIdentityAnswer } from "@portal/client";
 import type { UpdateRecoveryFlowBody } from "@portal/client";
 import { data, redirect } from "react-router";
 import type { RouterContextProvider } from "react-router";
-import { followOutcome, noticeParam, whoamiStatus } from "../../flows/follow-outcome.server.ts";
+import { noticeParam, whoamiStatus } from "../../flows/follow-outcome.server.ts";
 import type { FlowRoute } from "../../flows/follow-outcome.server.ts";
-import { classifyIdentityAnswer } from "../../flows/identity-outcome.ts";
+import { submitFlow } from "../../flows/submit-flow.server.ts";
 import { loadFlowPage } from "../../flows/load-flow-page.server.ts";
 import { formToJson, stringField } from "../../flows/submission.ts";
 import { setCookieHeaders } from "../../http/cookies.server.ts";
@@ -73,31 +73,16 @@ export async function submitRecovery(args: RecoveryArgs) {
       ? { method: "code", email: checked.email, csrf_token: stringField(fields, "csrf_token") }
       : { method: "code", code: checked.code, csrf_token: stringField(fields, "csrf_token") };
   const { frontend } = identityFor(args.request, args.context, args.locale);
-  const answer = await readIdentityAnswer(() =>
-    frontend.updateRecoveryFlowRaw({ flow: flowId, updateRecoveryFlowBody: body }),
-  );
   // Success is 200 with continue_with show_settings_ui and the new session's cookie; a spent
   // flow is a 303 to its replacement. Both arrive here as redirects that carry every cookie.
-  const result = await followOutcome(
-    classifyIdentityAnswer(answer),
-    recoveryRoute(args, "submit"),
-    answer.setCookies,
-  );
-  const headers = setCookieHeaders(answer.setCookies);
-  switch (result.type) {
-    case "redirect":
-      return result.response;
-    case "render":
-      return data(
-        { flow: RecoveryFlowFromJSON(result.flow), values: checked.values },
-        { status: result.status, headers },
-      );
-    case "success":
-      return redirectWithCookies(`/${args.locale}`, answer.setCookies);
-    case "error":
-      return data(
-        { notice: "notice.somethingWentWrong" as const, values: checked.values },
-        { status: result.status >= 400 ? result.status : 502, headers },
-      );
-  }
+  return submitFlow({
+    route: recoveryRoute(args, "submit"),
+    send: () =>
+      readIdentityAnswer(() =>
+        frontend.updateRecoveryFlowRaw({ flow: flowId, updateRecoveryFlowBody: body }),
+      ),
+    render: (flow) => ({ flow: RecoveryFlowFromJSON(flow), values: checked.values }),
+    success: (setCookies) => redirectWithCookies(`/${args.locale}`, setCookies),
+    kept: { values: checked.values },
+  });
 }

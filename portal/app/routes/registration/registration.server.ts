@@ -2,10 +2,10 @@ import { RegistrationFlowFromJSON, readIdentityAnswer } from "@portal/client";
 import type { UpdateRegistrationFlowBody } from "@portal/client";
 import { data, redirect } from "react-router";
 import type { RouterContextProvider } from "react-router";
-import { followOutcome, noticeParam, whoamiStatus } from "../../flows/follow-outcome.server.ts";
+import { noticeParam, whoamiStatus } from "../../flows/follow-outcome.server.ts";
 import type { FlowRoute } from "../../flows/follow-outcome.server.ts";
 import { flowReturnTo } from "../../flows/flow-return-to.server.ts";
-import { classifyIdentityAnswer } from "../../flows/identity-outcome.ts";
+import { submitFlow } from "../../flows/submit-flow.server.ts";
 import { loadFlowPage } from "../../flows/load-flow-page.server.ts";
 import { isRecord } from "../../flows/node-guards.ts";
 import { formToJson, stringField } from "../../flows/submission.ts";
@@ -94,35 +94,21 @@ export async function submitRegistration(args: RegistrationArgs) {
   if (!body) return data({ notice: "notice.somethingWentWrong" as const, values }, { status: 400 });
 
   const { frontend } = identityFor(args.request, args.context, args.locale);
-  const answer = await readIdentityAnswer(() =>
-    frontend.updateRegistrationFlowRaw({ flow: flowId, updateRegistrationFlowBody: body }),
-  );
-  const result = await followOutcome(
-    classifyIdentityAnswer(answer),
-    registrationRoute(args, "submit"),
-    answer.setCookies,
-  );
-  const headers = setCookieHeaders(answer.setCookies);
-  switch (result.type) {
-    case "redirect":
-      return result.response;
-    case "render":
-      return data(
-        { flow: RegistrationFlowFromJSON(result.flow), values },
-        { status: result.status, headers },
-      );
-    case "success": {
+  return submitFlow({
+    route: registrationRoute(args, "submit"),
+    send: () =>
+      readIdentityAnswer(() =>
+        frontend.updateRegistrationFlowRaw({ flow: flowId, updateRegistrationFlowBody: body }),
+      ),
+    render: (flow) => ({ flow: RegistrationFlowFromJSON(flow), values }),
+    success: async (setCookies) => {
       const returnTo = await flowReturnTo(() => frontend.getRegistrationFlowRaw({ id: flowId }));
-      return redirectWithCookies(returnTo ?? `/${args.locale}`, answer.setCookies, {
+      return redirectWithCookies(returnTo ?? `/${args.locale}`, setCookies, {
         document: returnTo !== undefined,
       });
-    }
-    case "error":
-      return data(
-        { notice: "notice.somethingWentWrong" as const, values },
-        { status: result.status >= 400 ? result.status : 502, headers },
-      );
-  }
+    },
+    kept: { values },
+  });
 }
 
 /**

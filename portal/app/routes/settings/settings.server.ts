@@ -5,6 +5,7 @@ import type { RouterContextProvider } from "react-router";
 import { followOutcome, flowPageUrl, noticeParam } from "../../flows/follow-outcome.server.ts";
 import type { FlowRoute } from "../../flows/follow-outcome.server.ts";
 import { classifyIdentityAnswer } from "../../flows/identity-outcome.ts";
+import { submitFlow } from "../../flows/submit-flow.server.ts";
 import { loadFlowPage } from "../../flows/load-flow-page.server.ts";
 import type { FlowShape } from "../../flows/identity-outcome.ts";
 import { isRecord } from "../../flows/node-guards.ts";
@@ -140,35 +141,16 @@ export async function submitSettings(args: SettingsArgs) {
     return data({ notice: "notice.somethingWentWrong" as const }, { status: 400 });
   }
 
-  const answer = await readIdentityAnswer(() =>
-    selfService.updateSettingsFlowRaw({ flow: flowId, body }),
-  );
-  const result = await followOutcome(
-    classifyIdentityAnswer(answer),
-    settingsRoute(args, "submit"),
-    answer.setCookies,
-  );
-  const headers = setCookieHeaders(answer.setCookies);
-  switch (result.type) {
-    case "redirect":
-      return result.response;
-    case "render":
-      return data(
-        { group, flow: SettingsFlowFromJSON(withRecoveryMinutes(result.flow, new Date())) },
-        { status: result.status, headers },
-      );
-    case "success":
-      return redirectWithCookies(
-        flowPageUrl(settingsRoute(args, "submit"), { flow: flowId }),
-        answer.setCookies,
-      );
-    case "error":
-      // Spec §8: e.g. a 400 carrying error code 500 is "something went wrong" in a toast.
-      return data(
-        { notice: "notice.somethingWentWrong" as const },
-        { status: result.status >= 400 ? result.status : 502, headers },
-      );
-  }
+  const route = settingsRoute(args, "submit");
+  return submitFlow({
+    route,
+    send: () => readIdentityAnswer(() => selfService.updateSettingsFlowRaw({ flow: flowId, body })),
+    render: (flow) => ({
+      group,
+      flow: SettingsFlowFromJSON(withRecoveryMinutes(flow, new Date())),
+    }),
+    success: (setCookies) => redirectWithCookies(flowPageUrl(route, { flow: flowId }), setCookies),
+  });
 }
 
 function confirmOf(form: FormData): string {

@@ -2,9 +2,9 @@ import { VerificationFlowFromJSON, readIdentityAnswer, readIdentityResponse } fr
 import type { IdentityResponse, Session, UpdateVerificationFlowBody, UiNode } from "@portal/client";
 import { data, redirect } from "react-router";
 import type { RouterContextProvider } from "react-router";
-import { followOutcome, noticeParam } from "../../flows/follow-outcome.server.ts";
+import { noticeParam } from "../../flows/follow-outcome.server.ts";
 import type { FlowRoute } from "../../flows/follow-outcome.server.ts";
-import { classifyIdentityAnswer } from "../../flows/identity-outcome.ts";
+import { submitFlow } from "../../flows/submit-flow.server.ts";
 import { loadFlowPage } from "../../flows/load-flow-page.server.ts";
 import { isAnchorAttributes } from "../../flows/node-guards.ts";
 import { formToJson, stringField } from "../../flows/submission.ts";
@@ -100,33 +100,19 @@ export async function submitVerification(args: VerificationArgs) {
       ? { method: "code", code: checked.code, csrf_token: csrf }
       : { method: "code", email: checked.address, csrf_token: csrf };
   const { frontend } = identityFor(args.request, args.context, args.locale);
-  const answer = await readIdentityAnswer(() =>
-    frontend.updateVerificationFlowRaw({ flow: flowId, updateVerificationFlowBody: body }),
-  );
-  const result = await followOutcome(
-    classifyIdentityAnswer(answer),
-    verificationRoute(args, "submit"),
-    answer.setCookies,
-  );
-  const headers = setCookieHeaders(answer.setCookies);
-  switch (result.type) {
-    case "redirect":
-      return result.response;
-    case "render": {
-      const flow = VerificationFlowFromJSON(result.flow);
-      return data(
-        { flow, continueHref: continueHref(flow.ui.nodes), values },
-        { status: result.status, headers },
-      );
-    }
-    case "success":
-      return redirectWithCookies(`/${args.locale}`, answer.setCookies);
-    case "error":
-      return data(
-        { notice: "notice.somethingWentWrong" as const, values },
-        { status: result.status >= 400 ? result.status : 502, headers },
-      );
-  }
+  return submitFlow({
+    route: verificationRoute(args, "submit"),
+    send: () =>
+      readIdentityAnswer(() =>
+        frontend.updateVerificationFlowRaw({ flow: flowId, updateVerificationFlowBody: body }),
+      ),
+    render: (shape) => {
+      const flow = VerificationFlowFromJSON(shape);
+      return { flow, continueHref: continueHref(flow.ui.nodes), values };
+    },
+    success: (setCookies) => redirectWithCookies(`/${args.locale}`, setCookies),
+    kept: { values },
+  });
 }
 
 /**
