@@ -1,8 +1,8 @@
 import { LoginFlowFromJSON, readIdentityAnswer } from "@portal/client";
 import type { IdentityClient, LoginFlow } from "@portal/client";
 import { data, redirect } from "react-router";
-import type { RouterContextProvider } from "react-router";
 import { getConfig } from "../../config.server.ts";
+import type { FlowArgs } from "../../flows/flow-args.server.ts";
 import { isRecord } from "../../flows/node-guards.ts";
 import { inputValue } from "../../flows/node-filters.ts";
 import { isCrossSitePost } from "../../http/cross-site-post.server.ts";
@@ -13,7 +13,6 @@ import {
   redirectToOAuth2,
 } from "../../http/oauth2-answer.server.ts";
 import { oauth2AdminFor } from "../../http/oauth2.server.ts";
-import type { Locale } from "../../i18n/locales.ts";
 import type { MessageKey } from "../../i18n/translator.ts";
 import { reauthenticationReason, sessionInactive } from "./reauthentication.ts";
 import type { SessionView } from "./reauthentication.ts";
@@ -46,13 +45,6 @@ export interface ContinueAsOffer {
   challenge: string;
 }
 
-interface Args {
-  request: Request;
-  context: Readonly<RouterContextProvider>;
-  locale: Locale;
-  url: URL;
-}
-
 /** A Kratos session as whoami answers it, with what "Continue" sends to Hydra. */
 export interface SessionRecord extends SessionView {
   identity: { id: string; traits?: unknown };
@@ -82,7 +74,7 @@ export function accountLabel(identity: { traits?: unknown }): string {
   return "";
 }
 
-function readLoginRequest(context: Args["context"], challenge: string) {
+function readLoginRequest(context: FlowArgs["context"], challenge: string) {
   const oauth2 = oauth2AdminFor(context);
   return callOAuth2(() => oauth2.getOAuth2LoginRequestRaw({ loginChallenge: challenge }));
 }
@@ -92,7 +84,7 @@ function readLoginRequest(context: Args["context"], challenge: string) {
  * re-authentication Kratos forced on an OAuth2 login and nothing asks for a new one.
  */
 export async function continueAsOffer(
-  args: Args,
+  args: FlowArgs,
   flow: LoginFlow,
   session: SessionRecord | undefined,
 ): Promise<ContinueAsOffer | undefined> {
@@ -130,7 +122,7 @@ function refused(key: ContinueAsRefusal, status: number) {
  * and nothing asks for a new authentication. Only then is the login accepted, as Kratos accepts
  * one after a sign-in (hydra/hydra.go AcceptLoginRequest).
  */
-export async function submitContinueAs(args: Args, flowId: string, form: FormData) {
+export async function submitContinueAs(args: FlowArgs, flowId: string, form: FormData) {
   if (isCrossSitePost(args.request, getConfig().publicUrl)) {
     return refused("notice.somethingWentWrong", 403);
   }

@@ -1,11 +1,12 @@
 import { LoginFlowFromJSON, readIdentityAnswer } from "@portal/client";
 import type { PortalLoginBody, UpdateLoginFlowBody } from "@portal/client";
 import { data, redirect } from "react-router";
-import type { RouterContextProvider } from "react-router";
 import { getConfig } from "../../config.server.ts";
-import { noticeParam, whoamiStatus } from "../../flows/follow-outcome.server.ts";
+import { noticeParam } from "../../flows/follow-outcome.server.ts";
 import type { FlowRoute } from "../../flows/follow-outcome.server.ts";
 import { flowReturnTo } from "../../flows/flow-return-to.server.ts";
+import { browserSessionStatus, flowRoute } from "../../flows/flow-args.server.ts";
+import type { FlowArgs } from "../../flows/flow-args.server.ts";
 import { submitFlow } from "../../flows/submit-flow.server.ts";
 import { loadFlowPage } from "../../flows/load-flow-page.server.ts";
 import type { IdentityOutcome } from "../../flows/identity-outcome.ts";
@@ -15,7 +16,6 @@ import { setCookieHeaders } from "../../http/cookies.server.ts";
 import { identityFor } from "../../http/identity.server.ts";
 import { allowClientRedirects } from "../../http/oauth2-answer.server.ts";
 import { redirectWithCookies } from "../../http/redirects.server.ts";
-import type { Locale } from "../../i18n/locales.ts";
 import { noticeFromQuery } from "../notice-query.ts";
 import {
   continueAsField,
@@ -30,32 +30,17 @@ import {
   rememberedAccount,
 } from "./remembered-account.server.ts";
 
-interface LoginArgs {
-  request: Request;
-  context: Readonly<RouterContextProvider>;
-  locale: Locale;
-  url: URL;
-}
-
 /** Parameters a replacement login flow inherits from the page URL. */
 const inherited = ["return_to", "refresh", "aal", "login_challenge"] as const;
 
 /** Fields the page adds for itself; the identity service never sees them. */
 export const loginPortalFields = ["remember_me", continueAsField];
 
-function loginRoute(args: LoginArgs, phase: FlowRoute["phase"]): FlowRoute {
-  const { frontend } = identityFor(args.request, args.context);
-  return {
-    locale: args.locale,
-    page: "login",
-    url: args.url,
-    keep: inherited,
-    phase,
-    sessionStatus: whoamiStatus(frontend),
-  };
+function loginRoute(args: FlowArgs, phase: FlowRoute["phase"]): FlowRoute {
+  return flowRoute(args, "login", inherited, phase, { sessionStatus: browserSessionStatus(args) });
 }
 
-export async function loadLogin(args: LoginArgs) {
+export async function loadLogin(args: FlowArgs) {
   const { frontend } = identityFor(args.request, args.context, args.locale);
   const query = args.url.searchParams;
   const page = await loadFlowPage({
@@ -117,7 +102,7 @@ export function registrationQuery(returnTo: string | undefined, challenge: strin
   return text ? `?${text}` : "";
 }
 
-export async function submitLogin(args: LoginArgs) {
+export async function submitLogin(args: FlowArgs) {
   const flowId = args.url.searchParams.get("flow");
   if (!flowId) return redirect(`/${args.locale}/login`);
   const form = await args.request.formData();

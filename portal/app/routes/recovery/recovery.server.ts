@@ -1,41 +1,28 @@
 import { RecoveryFlowFromJSON, readIdentityAnswer } from "@portal/client";
 import type { UpdateRecoveryFlowBody } from "@portal/client";
 import { data, redirect } from "react-router";
-import type { RouterContextProvider } from "react-router";
-import { noticeParam, whoamiStatus } from "../../flows/follow-outcome.server.ts";
+import { noticeParam } from "../../flows/follow-outcome.server.ts";
 import type { FlowRoute } from "../../flows/follow-outcome.server.ts";
+import { browserSessionStatus, flowRoute } from "../../flows/flow-args.server.ts";
+import type { FlowArgs } from "../../flows/flow-args.server.ts";
 import { submitFlow } from "../../flows/submit-flow.server.ts";
 import { loadFlowPage } from "../../flows/load-flow-page.server.ts";
 import { formToJson, stringField } from "../../flows/submission.ts";
 import { setCookieHeaders } from "../../http/cookies.server.ts";
 import { identityFor } from "../../http/identity.server.ts";
 import { redirectWithCookies } from "../../http/redirects.server.ts";
-import type { Locale } from "../../i18n/locales.ts";
 import { noticeFromQuery } from "../notice-query.ts";
 import { validateRecovery } from "./recovery-validation.ts";
 
-interface RecoveryArgs {
-  request: Request;
-  context: Readonly<RouterContextProvider>;
-  locale: Locale;
-  url: URL;
-}
-
 const inherited = ["return_to"] as const;
 
-function recoveryRoute(args: RecoveryArgs, phase: FlowRoute["phase"]): FlowRoute {
-  const { frontend } = identityFor(args.request, args.context);
-  return {
-    locale: args.locale,
-    page: "recovery",
-    url: args.url,
-    keep: inherited,
-    phase,
-    sessionStatus: whoamiStatus(frontend),
-  };
+function recoveryRoute(args: FlowArgs, phase: FlowRoute["phase"]): FlowRoute {
+  return flowRoute(args, "recovery", inherited, phase, {
+    sessionStatus: browserSessionStatus(args),
+  });
 }
 
-export async function loadRecovery(args: RecoveryArgs) {
+export async function loadRecovery(args: FlowArgs) {
   const { frontend } = identityFor(args.request, args.context, args.locale);
   const query = args.url.searchParams;
   const page = await loadFlowPage({
@@ -55,7 +42,7 @@ export async function loadRecovery(args: RecoveryArgs) {
   );
 }
 
-export async function submitRecovery(args: RecoveryArgs) {
+export async function submitRecovery(args: FlowArgs) {
   const flowId = args.url.searchParams.get("flow");
   if (!flowId) return redirect(`/${args.locale}/recovery`);
   const form = await args.request.formData();

@@ -1,10 +1,11 @@
 import { RegistrationFlowFromJSON, readIdentityAnswer } from "@portal/client";
 import type { UpdateRegistrationFlowBody } from "@portal/client";
 import { data, redirect } from "react-router";
-import type { RouterContextProvider } from "react-router";
-import { noticeParam, whoamiStatus } from "../../flows/follow-outcome.server.ts";
+import { noticeParam } from "../../flows/follow-outcome.server.ts";
 import type { FlowRoute } from "../../flows/follow-outcome.server.ts";
 import { flowReturnTo } from "../../flows/flow-return-to.server.ts";
+import { browserSessionStatus, flowRoute } from "../../flows/flow-args.server.ts";
+import type { FlowArgs } from "../../flows/flow-args.server.ts";
 import { submitFlow } from "../../flows/submit-flow.server.ts";
 import { loadFlowPage } from "../../flows/load-flow-page.server.ts";
 import { isRecord } from "../../flows/node-guards.ts";
@@ -12,36 +13,22 @@ import { formToJson, stringField } from "../../flows/submission.ts";
 import { setCookieHeaders } from "../../http/cookies.server.ts";
 import { identityFor } from "../../http/identity.server.ts";
 import { redirectWithCookies } from "../../http/redirects.server.ts";
-import type { Locale } from "../../i18n/locales.ts";
 import { noticeFromQuery } from "../notice-query.ts";
 import { hasNodna, nodnaParam } from "./nodna.ts";
 import { fieldNames, readRegistrationInput, validateRegistration } from "./validation.ts";
-
-interface RegistrationArgs {
-  request: Request;
-  context: Readonly<RouterContextProvider>;
-  locale: Locale;
-  url: URL;
-}
 
 const inherited = ["return_to", "login_challenge"] as const;
 
 /** The confirm fields are the portal's own; the identity service never sees them. */
 const portalFields = [fieldNames.confirmEmail, fieldNames.confirmPassword];
 
-function registrationRoute(args: RegistrationArgs, phase: FlowRoute["phase"]): FlowRoute {
-  const { frontend } = identityFor(args.request, args.context);
-  return {
-    locale: args.locale,
-    page: "registration",
-    url: args.url,
-    keep: inherited,
-    phase,
-    sessionStatus: whoamiStatus(frontend),
-  };
+function registrationRoute(args: FlowArgs, phase: FlowRoute["phase"]): FlowRoute {
+  return flowRoute(args, "registration", inherited, phase, {
+    sessionStatus: browserSessionStatus(args),
+  });
 }
 
-export async function loadRegistration(args: RegistrationArgs) {
+export async function loadRegistration(args: FlowArgs) {
   const { frontend } = identityFor(args.request, args.context, args.locale);
   const query = args.url.searchParams;
   const page = await loadFlowPage({
@@ -69,7 +56,7 @@ export async function loadRegistration(args: RegistrationArgs) {
   );
 }
 
-export async function submitRegistration(args: RegistrationArgs) {
+export async function submitRegistration(args: FlowArgs) {
   const flowId = args.url.searchParams.get("flow");
   if (!flowId) return redirect(`/${args.locale}/registration`);
   const form = await args.request.formData();

@@ -1,10 +1,11 @@
 import { SettingsFlowFromJSON, readIdentityAnswer } from "@portal/client";
 import type { PortalSettingsBody } from "@portal/client";
 import { data, redirect } from "react-router";
-import type { RouterContextProvider } from "react-router";
 import { followOutcome, flowPageUrl, noticeParam } from "../../flows/follow-outcome.server.ts";
 import type { FlowRoute } from "../../flows/follow-outcome.server.ts";
 import { classifyIdentityAnswer } from "../../flows/identity-outcome.ts";
+import { flowRoute } from "../../flows/flow-args.server.ts";
+import type { FlowArgs } from "../../flows/flow-args.server.ts";
 import { submitFlow } from "../../flows/submit-flow.server.ts";
 import { loadFlowPage } from "../../flows/load-flow-page.server.ts";
 import type { FlowShape } from "../../flows/identity-outcome.ts";
@@ -16,7 +17,6 @@ import { identityFor } from "../../http/identity.server.ts";
 import { absolutePortalUrl } from "../../http/portal-destination.server.ts";
 import { redirectWithCookies } from "../../http/redirects.server.ts";
 import { sessionEntropy } from "../../http/session-entropy.server.ts";
-import type { Locale } from "../../i18n/locales.ts";
 import { toE164 } from "../../ui/phone/phone-number.server.ts";
 import { noticeFromQuery } from "../notice-query.ts";
 import { askFirst } from "./confirmation.server.ts";
@@ -26,30 +26,18 @@ import { isAmbiguousSettingsPost } from "./single-action.ts";
 import { loadSessions, submitSessionIntent } from "./sessions.server.ts";
 import { checkPasswordChange, passwordFields, phoneMessages } from "./settings-rules.ts";
 
-interface SettingsArgs {
-  request: Request;
-  context: Readonly<RouterContextProvider>;
-  locale: Locale;
-  url: URL;
-}
-
 const inherited = ["return_to"] as const;
 
-function settingsRoute(args: SettingsArgs, phase: FlowRoute["phase"]): FlowRoute {
+function settingsRoute(args: FlowArgs, phase: FlowRoute["phase"]): FlowRoute {
   const returnTo = args.url.searchParams.get("return_to");
   const here = `/${args.locale}/settings${returnTo ? `?return_to=${encodeURIComponent(returnTo)}` : ""}`;
-  return {
-    locale: args.locale,
-    page: "settings",
-    url: args.url,
-    keep: inherited,
-    phase,
-    // Spec §6: without a session the user signs in first and comes back here.
+  // Spec §6: without a session the user signs in first and comes back here.
+  return flowRoute(args, "settings", inherited, phase, {
     returnAfterLogin: absolutePortalUrl(here),
-  };
+  });
 }
 
-export async function loadSettings(args: SettingsArgs) {
+export async function loadSettings(args: FlowArgs) {
   const { frontend } = identityFor(args.request, args.context, args.locale);
   const query = args.url.searchParams;
   const page = await loadFlowPage({
@@ -73,7 +61,7 @@ export async function loadSettings(args: SettingsArgs) {
   );
 }
 
-export async function submitSettings(args: SettingsArgs) {
+export async function submitSettings(args: FlowArgs) {
   const flowId = args.url.searchParams.get("flow");
   if (!flowId) return redirect(`/${args.locale}/settings`);
   const form = await args.request.formData();

@@ -1,9 +1,10 @@
 import { VerificationFlowFromJSON, readIdentityAnswer, readIdentityResponse } from "@portal/client";
 import type { IdentityResponse, Session, UpdateVerificationFlowBody, UiNode } from "@portal/client";
 import { data, redirect } from "react-router";
-import type { RouterContextProvider } from "react-router";
 import { noticeParam } from "../../flows/follow-outcome.server.ts";
 import type { FlowRoute } from "../../flows/follow-outcome.server.ts";
+import { flowRoute } from "../../flows/flow-args.server.ts";
+import type { FlowArgs } from "../../flows/flow-args.server.ts";
 import { submitFlow } from "../../flows/submit-flow.server.ts";
 import { loadFlowPage } from "../../flows/load-flow-page.server.ts";
 import { isAnchorAttributes } from "../../flows/node-guards.ts";
@@ -12,26 +13,18 @@ import { setCookieHeaders } from "../../http/cookies.server.ts";
 import { identityFor } from "../../http/identity.server.ts";
 import { relativeToPortal } from "../../http/portal-destination.server.ts";
 import { redirectWithCookies } from "../../http/redirects.server.ts";
-import type { Locale } from "../../i18n/locales.ts";
 import { toE164 } from "../../ui/phone/phone-number.server.ts";
 import { noticeFromQuery } from "../notice-query.ts";
 import { addressField, channelField, checkVerification, isChannel } from "./verification-rules.ts";
 import type { Channel, ListedAddress } from "./verification-rules.ts";
 
-interface VerificationArgs {
-  request: Request;
-  context: Readonly<RouterContextProvider>;
-  locale: Locale;
-  url: URL;
-}
-
 const inherited = ["return_to", "channel"] as const;
 
-function verificationRoute(args: VerificationArgs, phase: FlowRoute["phase"]): FlowRoute {
-  return { locale: args.locale, page: "verification", url: args.url, keep: inherited, phase };
+function verificationRoute(args: FlowArgs, phase: FlowRoute["phase"]): FlowRoute {
+  return flowRoute(args, "verification", inherited, phase);
 }
 
-export async function loadVerification(args: VerificationArgs) {
+export async function loadVerification(args: FlowArgs) {
   const { frontend } = identityFor(args.request, args.context, args.locale);
   const query = args.url.searchParams;
   // The signed-in user's addresses, read alongside the flow (only when there is one to show).
@@ -71,7 +64,7 @@ export async function loadVerification(args: VerificationArgs) {
   );
 }
 
-export async function submitVerification(args: VerificationArgs) {
+export async function submitVerification(args: FlowArgs) {
   const flowId = args.url.searchParams.get("flow");
   if (!flowId) return redirect(`/${args.locale}/verification`);
   const form = await args.request.formData();
