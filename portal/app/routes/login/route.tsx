@@ -13,9 +13,8 @@ import { Alert } from "../../ui/alert.tsx";
 import { Card } from "../../ui/card.tsx";
 import { Checkbox } from "../../ui/checkbox.tsx";
 import { Divider } from "../../ui/divider.tsx";
-import { Notice } from "../../ui/notice.tsx";
-import { noticeDuration, noticeKind } from "../notice-query.ts";
 import { SignOutButton } from "../sign-out-button.tsx";
+import { FlowNotice } from "../flow-notice.tsx";
 import { CreateAccount } from "./create-account.tsx";
 import { flowAccount } from "./flow-account.ts";
 import { enhanceLogin } from "./login-enhancements.ts";
@@ -127,14 +126,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
           <p>{t(refusal)}</p>
         </Alert>
       )}
-      {notice && (
-        <Notice
-          id={`${flow.id}:${notice}`}
-          kind={noticeKind(notice)}
-          text={t(notice)}
-          duration={noticeDuration(notice)}
-        />
-      )}
+      <FlowNotice flowId={flow.id} notice={notice} />
       {(interrupted || (loaderData.invalid && !actionData)) && (
         <Alert status="error" title={t("login.failedTitle")}>
           <p>{t(interrupted ? "login.oauth_interrupted" : "login.invalid")}</p>

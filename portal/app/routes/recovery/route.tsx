@@ -20,8 +20,7 @@ import type { FieldErrors } from "../../flows/use-live-errors.ts";
 import { localeOf } from "../../i18n/locales.ts";
 import { useTranslator } from "../../i18n/translator-context.tsx";
 import { Card } from "../../ui/card.tsx";
-import { Notice } from "../../ui/notice.tsx";
-import { noticeDuration, noticeKind } from "../notice-query.ts";
+import { FlowNotice } from "../flow-notice.tsx";
 import { messages, validateEmail } from "../registration/validation.ts";
 import { submitRecovery, loadRecovery } from "./recovery.server.ts";
 import { validateRecovery } from "./recovery-validation.ts";
@@ -104,14 +103,7 @@ export default function Recovery({ loaderData, actionData }: Route.ComponentProp
       ) : (
         <div className="mb-6" />
       )}
-      {notice && (
-        <Notice
-          id={`${flow.id}:${notice}`}
-          kind={noticeKind(notice)}
-          text={t(notice)}
-          duration={noticeDuration(notice)}
-        />
-      )}
+      <FlowNotice flowId={flow.id} notice={notice} />
       <FlowMessages messages={flow.ui.messages} />
       <FlowForm
         flowId={flow.id}

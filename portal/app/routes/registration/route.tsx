@@ -21,8 +21,7 @@ import { localeOf } from "../../i18n/locales.ts";
 import { useTranslator } from "../../i18n/translator-context.tsx";
 import { Alert } from "../../ui/alert.tsx";
 import { Card } from "../../ui/card.tsx";
-import { Notice } from "../../ui/notice.tsx";
-import { noticeDuration, noticeKind } from "../notice-query.ts";
+import { FlowNotice } from "../flow-notice.tsx";
 import { loadRegistration, submitRegistration } from "./registration.server.ts";
 import { nodnaHash } from "./nodna.ts";
 import { registrationNodes } from "./registration-nodes.ts";
@@ -151,14 +150,7 @@ export default function Registration({ loaderData, actionData }: Route.Component
           <p>{t("registration.nodnaWarning")}</p>
         </Alert>
       )}
-      {notice && (
-        <Notice
-          id={`${flow.id}:${notice}`}
-          kind={noticeKind(notice)}
-          text={t(notice)}
-          duration={noticeDuration(notice)}
-        />
-      )}
+      <FlowNotice flowId={flow.id} notice={notice} />
       <FlowMessages messages={flow.ui.messages} />
       <FlowForm
         flowId={flow.id}

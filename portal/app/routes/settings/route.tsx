@@ -5,8 +5,7 @@ import { FlowMessages } from "../../flows/flow-messages.tsx";
 import { inputValue } from "../../flows/node-filters.ts";
 import { localeOf } from "../../i18n/locales.ts";
 import { useTranslator } from "../../i18n/translator-context.tsx";
-import { Notice } from "../../ui/notice.tsx";
-import { noticeDuration, noticeKind } from "../notice-query.ts";
+import { FlowNotice } from "../flow-notice.tsx";
 import { settingsCards } from "./cards/index.ts";
 import { SessionsCard } from "./cards/sessions-card.tsx";
 import type { CardResult } from "./cards/settings-card.ts";
@@ -46,14 +45,7 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
       <title>{`${t("settings.title")} – ${t("brand.name")}`}</title>
       <h1 className="text-2xl font-semibold">{t("settings.title")}</h1>
       <p className="mt-1 mb-6 text-slate-700 dark:text-slate-300">{t("settings.description")}</p>
-      {notice && (
-        <Notice
-          id={`${flow.id}:${notice}`}
-          kind={noticeKind(notice)}
-          text={t(notice)}
-          duration={noticeDuration(notice)}
-        />
-      )}
+      <FlowNotice flowId={flow.id} notice={notice} />
       <FlowMessages messages={flow.ui.messages} />
       <nav aria-label={t("settings.nav")} className="mb-6">
         <ul className="flex flex-wrap gap-x-2 gap-y-1 text-sm">

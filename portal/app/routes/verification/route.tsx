@@ -11,8 +11,7 @@ import { useTranslator } from "../../i18n/translator-context.tsx";
 import { primaryButton } from "../../ui/buttons.ts";
 import { Card } from "../../ui/card.tsx";
 import { GoBackLink } from "../../ui/go-back-link.tsx";
-import { Notice } from "../../ui/notice.tsx";
-import { noticeDuration, noticeKind } from "../notice-query.ts";
+import { FlowNotice } from "../flow-notice.tsx";
 import { AddressList } from "./address-list.tsx";
 import { ChannelToggle } from "./channel-toggle.tsx";
 import { CodeForm } from "./code-form.tsx";
@@ -86,14 +85,7 @@ export default function Verification({ loaderData, actionData }: Route.Component
       ) : (
         <div className="mb-6" />
       )}
-      {notice && (
-        <Notice
-          id={`${flow.id}:${notice}`}
-          kind={noticeKind(notice)}
-          text={t(notice)}
-          duration={noticeDuration(notice)}
-        />
-      )}
+      <FlowNotice flowId={flow.id} notice={notice} />
       <FlowMessages messages={flow.ui.messages} />
       {passed ? (
         continueHref && (
