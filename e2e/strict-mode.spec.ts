@@ -43,6 +43,8 @@ test("strict: sign up from the agency product, verify, come back signed in, sign
     .or(page.getByRole("button", { name: "Create account" }))
     .click();
   await page.getByRole("link", { name: "Yes, I have no account" }).click();
+  // The sign-in page has an "Email" field too: wait until the sign-up page is the one shown.
+  await expect(page.getByRole("heading", { level: 1, name: "Create your account" })).toBeVisible();
   await page.getByLabel("Email", { exact: true }).fill(email);
   await page.getByLabel("Confirm email").fill(email);
   await page.getByLabel("Password", { exact: true }).fill(strongPassword);
