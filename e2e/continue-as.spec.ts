@@ -5,16 +5,18 @@ import { mainStack } from "./stacks.ts";
 import { scaled } from "./timing.ts";
 import {
   createPerson,
+  registerPartnerClient,
   signInWithPassword,
   strongPassword,
   uniqueEmail,
   waitUntilSessionOlderThan,
+  whoamiStatus,
 } from "./support.ts";
 
 // Issue 14: one password from anywhere. Signed in at the portal, the agency product's sign-in
 // asks no password again ("Continue as"); a relying party that wants a new sign-in still gets one.
 
-const { demoUrl, oauth2AdminUrl, oauth2PublicUrl, portalUrl } = mainStack;
+const { demoUrl, oauth2PublicUrl, portalUrl } = mainStack;
 const agencySelection = `${demoUrl}/agency-selection`;
 
 async function signInAtPortal(page: Page, email: string): Promise<void> {
@@ -22,28 +24,9 @@ async function signInAtPortal(page: Page, email: string): Promise<void> {
   await expect(page).toHaveURL(agencySelection);
 }
 
-async function whoamiStatus(page: Page): Promise<number> {
-  const response = await page.request.get(`${portalUrl}/api/kratos/sessions/whoami`);
-  return response.status();
-}
-
 /** A third-party client's authorization request, with extra parameters (prompt, max_age…). */
 async function startPartnerSignIn(page: Page, extra: Record<string, string>): Promise<void> {
-  const redirectUri = `${demoUrl}/partner/callback`;
-  const registered = await fetch(`${oauth2AdminUrl}/admin/clients`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({
-      client_name: "Partner reporting tool",
-      redirect_uris: [redirectUri],
-      grant_types: ["authorization_code"],
-      response_types: ["code"],
-      scope: "openid email",
-      token_endpoint_auth_method: "none",
-    }),
-  });
-  expect(registered.status).toBe(201);
-  const { client_id: clientId } = (await registered.json()) as { client_id: string };
+  const { clientId, redirectUri } = await registerPartnerClient();
   const url = new URL(`${oauth2PublicUrl}/oauth2/auth`);
   url.search = new URLSearchParams({
     client_id: clientId,

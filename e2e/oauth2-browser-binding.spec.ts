@@ -1,7 +1,14 @@
 import { createHash, randomBytes } from "node:crypto";
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { mainStack } from "./stacks.ts";
-import { createPerson, signInWithPassword, strongPassword, uniqueEmail } from "./support.ts";
+import {
+  createPerson,
+  registerPartnerClient,
+  signInWithPassword,
+  strongPassword,
+  uniqueEmail,
+  type PartnerClient,
+} from "./support.ts";
 
 // Issue 12 §1, the account takeover through single sign-on: the attacker starts a sign-in at an
 // OAuth2 client, sends the victim the portal link with the challenge, the victim answers it on the
@@ -62,28 +69,6 @@ function backAtOAuth2Service(page: Page) {
 async function resumeByChallenge(page: Page, challenge: string): Promise<number | undefined> {
   const response = await page.goto(`${oauth2PublicUrl}/oauth2/auth/${challenge}`);
   return response?.status();
-}
-
-type PartnerClient = { clientId: string; redirectUri: string };
-
-/** A third-party client (consent is asked) whose callback the test answers itself. */
-async function registerPartnerClient(): Promise<PartnerClient> {
-  const redirectUri = `${demoUrl}/partner/callback`;
-  const response = await fetch(`${oauth2AdminUrl}/admin/clients`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({
-      client_name: "Partner reporting tool",
-      redirect_uris: [redirectUri],
-      grant_types: ["authorization_code"],
-      response_types: ["code"],
-      scope: "openid email",
-      token_endpoint_auth_method: "none",
-    }),
-  });
-  expect(response.status).toBe(201);
-  const client = (await response.json()) as { client_id: string };
-  return { clientId: client.client_id, redirectUri };
 }
 
 /** Accepts a login request through the OAuth2 admin API; returns where the browser goes next. */

@@ -11,9 +11,12 @@ import {
   strongPassword,
   uniqueEmail,
   signOutAtPortal,
+  registerPartnerClient,
+  whoamiStatus,
+  type PartnerClient,
 } from "./support.ts";
 
-const { demoUrl, oauth2AdminUrl, oauth2PublicUrl, portalUrl } = mainStack;
+const { demoUrl, oauth2PublicUrl, portalUrl } = mainStack;
 const agencySelection = `${demoUrl}/agency-selection`;
 
 /** Starts the agency product's sign-in, which sends the browser to the portal with a challenge. */
@@ -32,11 +35,6 @@ async function enterPassword(page: Page, email: string): Promise<void> {
 async function expectSignedInAtAgencyProduct(page: Page, email: string): Promise<void> {
   await expect(page).toHaveURL(agencySelection);
   await expect(page.getByTestId("signed-in-email")).toHaveText(email);
-}
-
-async function whoamiStatus(page: Page): Promise<number> {
-  const response = await page.request.get(`${portalUrl}/api/kratos/sessions/whoami`);
-  return response.status();
 }
 
 for (const javaScriptEnabled of [true, false]) {
@@ -112,27 +110,6 @@ test("choosing a different login in the middle of an OAuth2 sign-in interrupts i
   );
   expect(await whoamiStatus(page)).toBe(401);
 });
-
-type PartnerClient = { clientId: string; redirectUri: string };
-
-async function registerPartnerClient(): Promise<PartnerClient> {
-  const redirectUri = `${demoUrl}/partner/callback`;
-  const response = await fetch(`${oauth2AdminUrl}/admin/clients`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({
-      client_name: "Partner reporting tool",
-      redirect_uris: [redirectUri],
-      grant_types: ["authorization_code"],
-      response_types: ["code"],
-      scope: "openid email",
-      token_endpoint_auth_method: "none",
-    }),
-  });
-  expect(response.status).toBe(201);
-  const client = (await response.json()) as { client_id: string };
-  return { clientId: client.client_id, redirectUri };
-}
 
 async function startPartnerSignIn(page: Page, client: PartnerClient): Promise<string> {
   const state = randomBytes(16).toString("base64url");

@@ -153,3 +153,31 @@ export async function waitUntilSessionOlderThan(
     )
     .toBeGreaterThan(seconds * 1000 + 500);
 }
+
+/** The status whoami answers for the page's browser (its cookies), through the portal's proxy. */
+export async function whoamiStatus(page: Page): Promise<number> {
+  const response = await page.request.get(`${mainStack.portalUrl}/api/kratos/sessions/whoami`);
+  return response.status();
+}
+
+export type PartnerClient = { clientId: string; redirectUri: string };
+
+/** A third-party client (consent is asked) whose callback the test answers itself. */
+export async function registerPartnerClient(): Promise<PartnerClient> {
+  const redirectUri = `${mainStack.demoUrl}/partner/callback`;
+  const response = await fetch(`${mainStack.oauth2AdminUrl}/admin/clients`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      client_name: "Partner reporting tool",
+      redirect_uris: [redirectUri],
+      grant_types: ["authorization_code"],
+      response_types: ["code"],
+      scope: "openid email",
+      token_endpoint_auth_method: "none",
+    }),
+  });
+  expect(response.status).toBe(201);
+  const client = (await response.json()) as { client_id: string };
+  return { clientId: client.client_id, redirectUri };
+}
