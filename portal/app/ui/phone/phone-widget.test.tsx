@@ -1,5 +1,6 @@
-import { render, screen } from "@testing-library/react";
+import { fireEvent, render, screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
+import { PhoneField } from "./phone-field.tsx";
 import PhoneWidget from "./phone-widget.tsx";
 
 const props = {
@@ -17,18 +18,27 @@ function postedValue(container: HTMLElement): string | null {
 }
 
 describe("the phone number picker", () => {
-  it("takes over a number typed into the plain input while the picker was loading", () => {
-    // The plain <input type="tel"> the page shows until the picker's chunk arrives.
-    const plain = document.createElement("input");
-    plain.id = "phone";
-    plain.value = "(202) 555-0123";
-    document.body.append(plain);
+  it("takes over a number typed into the plain input while the picker was loading", async () => {
+    const { container } = render(
+      <>
+        <label htmlFor="phone">Phone number</label>
+        <PhoneField {...props} />
+      </>,
+    );
+    // The picker's chunk has not arrived yet: the person types into the plain input.
+    const plain = screen.getByLabelText("Phone number");
+    expect(plain).toHaveAttribute("type", "tel");
+    plain.focus();
+    fireEvent.change(plain, { target: { value: "(202) 555-0123" } });
 
-    const { container } = render(<PhoneWidget {...props} />);
-    plain.remove();
-
+    // The country select is the picker's; once it is there, the plain input is gone.
+    await screen.findByRole("combobox", { name: "Country" });
     expect(postedValue(container)).toBe("+12025550123");
-    expect(screen.getByRole("textbox")).toHaveValue("+1 202 555 0123");
+    const picker = screen.getByLabelText("Phone number");
+    expect(picker).toHaveValue("+1 202 555 0123");
+    // The person goes on typing where they were.
+    expect(picker).toHaveFocus();
+    expect(picker).toHaveProperty("selectionStart", "+1 202 555 0123".length);
   });
 
   it("starts from the server's value when nothing was typed", () => {

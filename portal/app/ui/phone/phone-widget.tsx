@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import type { ChangeEvent } from "react";
 import PhoneInput, {
   getCountryCallingCode,
@@ -20,8 +20,18 @@ const countryNames = { en: englishNames, es: spanishNames } satisfies Record<Loc
  */
 export default function PhoneWidget(props: PhoneWidgetProps) {
   const [value, setValue] = useState<string | undefined>(
-    () => typedBeforeLoad(props.id) ?? (props.defaultValue || undefined),
+    () => asNumber(props.typed) ?? (props.defaultValue || undefined),
   );
+  useEffect(() => {
+    if (!props.takeFocus) return;
+    const input = document.getElementById(props.id);
+    if (!(input instanceof HTMLInputElement)) return;
+    input.focus();
+    // A programmatic focus puts the caret at the start; the person was typing at the end.
+    input.setSelectionRange(input.value.length, input.value.length);
+    // Only when the picker first replaces the plain input.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
   const change = (next: string | undefined) => {
     setValue(next);
     props.onValueChange?.(next, next !== undefined && isValidPhoneNumber(next));
@@ -63,14 +73,11 @@ export default function PhoneWidget(props: PhoneWidgetProps) {
   );
 }
 
-/**
- * What the person typed into the plain input while this widget was loading: that input is still in
- * the page during the widget's first render, and its number must not be lost in the swap.
- */
-function typedBeforeLoad(id: string): string | undefined {
-  const plain = document.getElementById(id);
-  if (!(plain instanceof HTMLInputElement) || plain.value.trim() === "") return undefined;
-  return parsePhoneNumber(plain.value, "US")?.number ?? plain.value.trim();
+/** A number typed into the plain input, as E.164 where it parses (US numbers need no +1). */
+function asNumber(typed: string | undefined): string | undefined {
+  const trimmed = typed?.trim() ?? "";
+  if (trimmed === "") return undefined;
+  return parsePhoneNumber(trimmed, "US")?.number ?? trimmed;
 }
 
 interface CountryOption {
