@@ -1,6 +1,4 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { portalUrl } from "./playwright.config.ts";
 import { createPerson, signInWithPassword, uniqueEmail } from "./support.ts";
 
 // Browser-side measurements as source text: the e2e project has no DOM types.
@@ -115,39 +113,3 @@ test("with reduced motion nothing spins or fades", async ({ page }) => {
   expect(spin).toBe("none");
   expect(parseFloat(fade), "seconds of fading").toBeLessThan(0.001);
 });
-
-for (const locale of ["en", "es"]) {
-  for (const theme of ["light", "dark"]) {
-    test(`axe (WCAG 2.2 AA, target size included) on a failed sign-in, registration errors and settings, ${locale} ${theme}`, async ({
-      page,
-      context,
-    }) => {
-      await context.addCookies([{ name: "theme", value: theme, url: portalUrl }]);
-      const axe = () =>
-        new AxeBuilder({ page })
-          .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"])
-          .analyze();
-      await page.goto(`/${locale}/login`);
-      await page.locator("input[name=identifier]").fill("nobody@example.org");
-      await page.locator("input[name=password]").fill("Wrong-password-1");
-      await page.locator("button[name=method][value=password]").click();
-      await expect(page.getByRole("alert").first()).toBeVisible();
-      expect((await axe()).violations, "failed sign-in").toEqual([]);
-
-      // The error summary's links (each leads to its field) included.
-      await page.goto(`/${locale}/registration`);
-      await page.locator("form button[type=submit][name=method]").first().click();
-      await expect(page.locator("a[href^='#']").filter({ visible: true }).first()).toBeVisible();
-      expect((await axe()).violations, "registration errors").toEqual([]);
-
-      const email = uniqueEmail(`axe-settings-${locale}-${theme}`);
-      await createPerson(email, { verified: true });
-      await signInWithPassword(page, email);
-      await page.waitForURL((url) => !url.pathname.endsWith("/login"));
-      await page.goto(`/${locale}/settings`);
-      await expect(page.locator("html")).toHaveAttribute("lang", locale);
-      await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
-      expect((await axe()).violations, "settings").toEqual([]);
-    });
-  }
-}
