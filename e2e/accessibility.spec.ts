@@ -2,6 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { portalUrl } from "./playwright.config.ts";
 import { createPerson, signInWithPassword, uniqueEmail } from "./support.ts";
+import { scaled } from "./timing.ts";
 
 /** WCAG 2.2 AA (target size included) and axe's best practices. */
 async function violations(page: Page) {
@@ -18,6 +19,8 @@ for (const locale of ["en", "es"]) {
       page,
       context,
     }) => {
+      // Five axe runs and a sign-in: about 15 s on an idle machine.
+      test.setTimeout(scaled(60_000));
       await context.addCookies([{ name: "theme", value: theme, url: portalUrl }]);
 
       await test.step("sign-in, then a failed sign-in", async () => {

@@ -11,6 +11,11 @@ export const demoUrl = mainStack.demoUrl;
 export const identityAdminUrl = mainStack.identityAdminUrl;
 export const mailboxUrl = mainStack.mailboxUrl;
 
+// One folder for the stacks' databases, removed by global-teardown.ts. The workers load this file
+// too; they inherit the runner's environment, and with it this folder instead of making their own.
+process.env.E2E_DATA_ROOT ??= mkdtempSync(join(tmpdir(), "portal-e2e-"));
+const dataRoot = process.env.E2E_DATA_ROOT;
+
 function webServer(name: string, stack: Stack) {
   return {
     name,
@@ -20,7 +25,7 @@ function webServer(name: string, stack: Stack) {
     reuseExistingServer: false,
     stdout: "pipe" as const,
     stderr: "pipe" as const,
-    env: { ...stack.env, IDENTITY_DATA_DIR: mkdtempSync(join(tmpdir(), `portal-e2e-${name}-`)) },
+    env: { ...stack.env, IDENTITY_DATA_DIR: join(dataRoot, name) },
   };
 }
 
@@ -32,6 +37,7 @@ export default defineConfig({
   forbidOnly: true,
   retries: 0,
   reporter: [["list"]],
+  globalTeardown: "./global-teardown.ts",
   // Budgets for an idle 2-core machine, where no test needs more than half of its timeout,
   // times the machine's time scale (timing.ts: E2E_TIMEOUT_SCALE, or measured).
   timeout: scaled(30_000),

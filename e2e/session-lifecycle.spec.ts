@@ -1,5 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type BrowserContext, type Page } from "@playwright/test";
+import { totpPeriodSeconds } from "./authenticator-app.ts";
 import { mainStack, timedStack } from "./stacks.ts";
 import { scaled } from "./timing.ts";
 import {
@@ -156,6 +157,8 @@ test("the fingerprint is stable and reaches the identity service: the trusted de
   context,
   browser,
 }) => {
+  // Three authenticator-app codes: the third may wait for the clock's next 30-second step.
+  test.setTimeout(scaled(30_000) + totpPeriodSeconds * 1000);
   const portal = mainStack.portalUrl;
   const email = uniqueEmail("fingerprint");
   await createPerson(email);
