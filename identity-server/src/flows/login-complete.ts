@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { ServerContext } from "../context.ts";
 import { isJsonRequest } from "../http/content-negotiation.ts";
 import { HerodotError } from "../http/errors.ts";
-import { decodeFlowBody } from "../http/flow-body.ts";
+import type { FlowBody } from "../http/flow-body.ts";
 import { secureRedirectTo } from "../http/return-to.ts";
 import type { Identity } from "../identity/identity.ts";
 import { hasSecondFactor } from "../identity/second-factors.ts";
@@ -41,9 +41,8 @@ export const trustedDeviceFactor = {
   provider: "trusted_device",
 } as const;
 
-async function trustRequested(request: FastifyRequest): Promise<boolean> {
-  const body = await decodeFlowBody(request, [{ name: "trust_device", type: "boolean" }]);
-  return body.trust_device === true;
+function trustRequested(body: FlowBody): boolean {
+  return body.fields([{ name: "trust_device", type: "boolean" }]).trust_device === true;
 }
 
 /**
@@ -59,6 +58,7 @@ export async function completeLogin(
   request: FastifyRequest,
   reply: FastifyReply,
   flow: Flow,
+  body: FlowBody,
   identity: Identity,
   existing: ActiveSession | undefined,
   factor: CompletedFactor,
@@ -90,7 +90,7 @@ export async function completeLogin(
     // Only the second factor is skipped: the password was just checked.
     addAuthenticationMethod(session, trustedDeviceFactor, now);
   }
-  const wantsTrust = trustable && factor.aal === "aal2" && (await trustRequested(request));
+  const wantsTrust = trustable && factor.aal === "aal2" && trustRequested(body);
 
   const returnTo = secureRedirectTo(ctx.returnToPolicy, {
     returnTo: flow.returnTo,

@@ -5,7 +5,8 @@ import { csrfTokenFor } from "../http/csrf.ts";
 import { badRequest, notFoundRow } from "../http/errors.ts";
 import { codeMfaLogin, isCodeLoginSubmission } from "../methods/code/mfa-login.ts";
 import { lookupLogin } from "../methods/lookup/lookup-login.ts";
-import { submittedMethod } from "../methods/method-of.ts";
+import { FlowBody } from "../http/flow-body.ts";
+import type { LoginStep } from "../methods/login-step.ts";
 import {
   passwordLogin,
   populatePasswordLogin,
@@ -156,33 +157,31 @@ async function answerLoginStep(
 }
 
 /** The second factor of an aal2 flow, by the strategy the submission is for. */
-async function submitSecondFactor(
-  ctx: ServerContext,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  flow: Flow,
-  existing: ActiveSession,
-): Promise<FastifyReply> {
+async function submitSecondFactor(step: LoginStep, existing: ActiveSession): Promise<FastifyReply> {
+  const { ctx, request, reply, flow, body } = step;
   const identity = existing.identity;
-  if (await isCodeLoginSubmission(request)) {
-    if ((await codeMfaLogin(ctx, request, reply, flow, identity)) === "code-sent") {
+  if (isCodeLoginSubmission(body)) {
+    if ((await codeMfaLogin(step, identity)) === "code-sent") {
       addTrustDeviceOption(ctx, flow, identity);
       return answerLoginStep(ctx, request, reply, flow);
     }
-    return completeLogin(ctx, request, reply, flow, identity, existing, {
+    return completeLogin(ctx, request, reply, flow, body, identity, existing, {
       method: "code",
       aal: "aal2",
     });
   }
-  const method = await submittedMethod(request);
+  const method = body.string("method");
   if (method === "totp") {
-    await totpLogin(ctx, request, reply, flow, identity);
+    await totpLogin(step, identity);
   } else if (method === "lookup_secret") {
-    await lookupLogin(ctx, request, reply, flow, identity);
+    await lookupLogin(step, identity);
   } else {
     throw ValidationError.of("", uiText(4010002));
   }
-  return completeLogin(ctx, request, reply, flow, identity, existing, { method, aal: "aal2" });
+  return completeLogin(ctx, request, reply, flow, body, identity, existing, {
+    method,
+    aal: "aal2",
+  });
 }
 
 async function submitLogin(
@@ -211,13 +210,15 @@ async function submitLogin(
     }
     if (!existing && flow.requestedAal === "aal2") throw sessionRequiredForHigherAal();
     ensureFlowValid(flow, ctx.now());
+    // The one read of the submission: every strategy decodes its fields from it.
+    const body = await FlowBody.read(request);
+    const step: LoginStep = { ctx, request, reply, flow, body, identity: existing?.identity };
     if (flow.requestedAal === "aal2" && existing) {
-      return await submitSecondFactor(ctx, request, reply, flow, existing);
+      return await submitSecondFactor(step, existing);
     }
-    const method = await submittedMethod(request);
-    if (method !== "password") throw ValidationError.of("", uiText(4010002));
-    const identity = await passwordLogin(ctx, request, reply, flow);
-    return await completeLogin(ctx, request, reply, flow, identity, existing, {
+    if (body.string("method") !== "password") throw ValidationError.of("", uiText(4010002));
+    const identity = await passwordLogin(step);
+    return await completeLogin(ctx, request, reply, flow, body, identity, existing, {
       method: "password",
       aal: "aal1",
     });

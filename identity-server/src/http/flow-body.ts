@@ -111,65 +111,100 @@ function setPath(target: Record<string, unknown>, dotted: string, value: unknown
 }
 
 /**
- * Decodes a self-service submission the way Kratos' decoderx does for form posts and for JSON in
- * "form format": only fields the payload schema knows are kept, empty strings count as missing,
- * booleans and numbers are parsed, objects are taken as raw JSON (so `{"traits":{…}}` and
- * `{"traits.email":…}` both work). Throws a 400 HerodotError for an undecodable body.
+ * A self-service submission, read from the request once and then decoded as often as the flow
+ * needs: each strategy picks its own fields, the way Kratos' decoderx does for form posts and for
+ * JSON in "form format": only fields the payload schema knows are kept, empty strings count as
+ * missing, booleans and numbers are parsed, objects are taken as raw JSON (so `{"traits":{…}}` and
+ * `{"traits.email":…}` both work). Reading throws a 400 HerodotError for an undecodable body;
+ * `fields` throws one for a value of the wrong type.
  */
+export class FlowBody {
+  private readonly values: ReadonlyMap<string, readonly string[]>;
+
+  private constructor(values: ReadonlyMap<string, readonly string[]>) {
+    this.values = values;
+  }
+
+  /** Reads and parses the request's body (its query for a GET); the only read a request needs. */
+  static async read(request: FastifyRequest): Promise<FlowBody> {
+    return new FlowBody(await rawValues(request));
+  }
+
+  /** A submission of plain values, as a JSON body would send them (for tests and internal calls). */
+  static of(values: Record<string, unknown>): FlowBody {
+    return new FlowBody(new Map(Object.entries(values).map(([key, v]) => [key, [gjsonString(v)]])));
+  }
+
+  /** The submitted string (the last one sent under the name), undefined when missing or empty. */
+  string(name: string): string | undefined {
+    const list = this.values.get(name);
+    const last = list?.[list.length - 1];
+    return last === undefined || last === "" ? undefined : last;
+  }
+
+  /** The submission decoded for one payload schema: its fields, coerced to their types. */
+  fields(fields: readonly FieldSpec[]): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (const [key, list] of this.values) {
+      const field = fields.find((f) => f.name === key);
+      if (!field) continue;
+      decodeField(out, field, key, list[list.length - 1] ?? "");
+    }
+    // Like decoderx, object fields are always present (empty) so their schema is always checked.
+    for (const field of fields) {
+      if (field.type === "object" && !field.name.includes(".") && out[field.name] === undefined) {
+        out[field.name] = {};
+      }
+    }
+    return out;
+  }
+}
+
+function decodeField(out: Record<string, unknown>, field: FieldSpec, key: string, last: string) {
+  switch (field.type) {
+    case "string":
+      if (last !== "") setPath(out, key, last);
+      break;
+    case "boolean": {
+      if (last === "" && !field.required) break;
+      const text = last === "" ? "false" : last.toLowerCase();
+      if (!["1", "t", "true", "0", "f", "false"].includes(text)) {
+        throw badRequest("Expected value to be a boolean.", {
+          details: { name: key, value: last },
+        });
+      }
+      setPath(out, key, ["1", "t", "true"].includes(text));
+      break;
+    }
+    case "number": {
+      if (last === "" && !field.required) break;
+      const number = Number(last === "" ? "0" : last);
+      if (!Number.isFinite(number)) {
+        throw badRequest("Expected value to be a number.", {
+          details: { name: key, value: last },
+        });
+      }
+      setPath(out, key, number);
+      break;
+    }
+    case "object": {
+      if (last === "" && !field.required) break;
+      try {
+        setPath(out, key, parseJson(last));
+      } catch {
+        throw badRequest(
+          `Unable to type assert values from HTTP Post Body: invalid JSON in ${key}`,
+        );
+      }
+      break;
+    }
+  }
+}
+
+/** Reads the submission and decodes it for one payload schema (flows that decode only once). */
 export async function decodeFlowBody(
   request: FastifyRequest,
   fields: readonly FieldSpec[],
 ): Promise<Record<string, unknown>> {
-  const values = await rawValues(request);
-  const out: Record<string, unknown> = {};
-  for (const [key, list] of values) {
-    const field = fields.find((f) => f.name === key);
-    if (!field) continue;
-    const last = list[list.length - 1] ?? "";
-    switch (field.type) {
-      case "string":
-        if (last !== "") setPath(out, key, last);
-        break;
-      case "boolean": {
-        if (last === "" && !field.required) break;
-        const text = last === "" ? "false" : last.toLowerCase();
-        if (!["1", "t", "true", "0", "f", "false"].includes(text)) {
-          throw badRequest("Expected value to be a boolean.", {
-            details: { name: key, value: last },
-          });
-        }
-        setPath(out, key, ["1", "t", "true"].includes(text));
-        break;
-      }
-      case "number": {
-        if (last === "" && !field.required) break;
-        const number = Number(last === "" ? "0" : last);
-        if (!Number.isFinite(number)) {
-          throw badRequest("Expected value to be a number.", {
-            details: { name: key, value: last },
-          });
-        }
-        setPath(out, key, number);
-        break;
-      }
-      case "object": {
-        if (last === "" && !field.required) break;
-        try {
-          setPath(out, key, parseJson(last));
-        } catch {
-          throw badRequest(
-            `Unable to type assert values from HTTP Post Body: invalid JSON in ${key}`,
-          );
-        }
-        break;
-      }
-    }
-  }
-  // Like decoderx, object fields are always present (empty) so their schema is always checked.
-  for (const field of fields) {
-    if (field.type === "object" && !field.name.includes(".") && out[field.name] === undefined) {
-      out[field.name] = {};
-    }
-  }
-  return out;
+  return (await FlowBody.read(request)).fields(fields);
 }

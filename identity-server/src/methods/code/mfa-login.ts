@@ -1,11 +1,10 @@
 import { randomUUID } from "node:crypto";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { ServerContext } from "../../context.ts";
-import { ensureCsrf } from "../../flows/csrf-check.ts";
 import type { Flow } from "../../flows/flow.ts";
 import { csrfTokenFor } from "../../http/csrf.ts";
 import { badRequest } from "../../http/errors.ts";
-import { decodeFlowBody } from "../../http/flow-body.ts";
+import type { FlowBody } from "../../http/flow-body.ts";
 import type { Identity } from "../../identity/identity.ts";
 import { normalizeAddress } from "../../identity/normalize.ts";
 import { codeMfaAddressesOf, type CodeMfaAddress } from "../../identity/second-factors.ts";
@@ -22,6 +21,7 @@ import { asLocale } from "../../text/locale.ts";
 import { uiText } from "../../text/messages.ts";
 import { csrfNode, upsertNode } from "../../ui/nodes.ts";
 import { ValidationError } from "../../ui/validation-error.ts";
+import { missingValue, runLoginStep, stringValue, type LoginStep } from "../login-step.ts";
 import { addressSubmitNode, codeSentNodes } from "./mfa-login-nodes.ts";
 import { generateCode, hmacCode } from "./one-time-code.ts";
 import { channelOf } from "./send-code.ts";
@@ -37,10 +37,13 @@ const codeLoginFields = [
   { name: "transient_payload", type: "object" },
 ] as const;
 
-/** Kratos hands a submission with an `address` to the code strategy even without `method`. */
-export async function isCodeLoginSubmission(request: FastifyRequest): Promise<boolean> {
-  const body = await decodeFlowBody(request, codeLoginFields);
-  return body.method === "code" || typeof body.address === "string";
+/**
+ * Kratos hands a submission with an `address` to the code strategy even without `method`. The
+ * strategy decodes its whole payload to decide, so a malformed `transient_payload` fails here.
+ */
+export function isCodeLoginSubmission(body: FlowBody): boolean {
+  const values = body.fields(codeLoginFields);
+  return values.method === "code" || typeof values.address === "string";
 }
 
 /**
@@ -136,53 +139,42 @@ async function sendLoginCode(
  * (4010008 when wrong; the sixth try is refused) and the flow passes.
  */
 export async function codeMfaLogin(
-  ctx: ServerContext,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  flow: Flow,
+  step: LoginStep,
   identity: Identity,
 ): Promise<CodeMfaLoginResult> {
-  const body = await decodeFlowBody(request, codeLoginFields);
-  ensureCsrf(ctx, request, flow, typeof body.csrf_token === "string" ? body.csrf_token : undefined);
-  if (body.resend === "code") flow.state = "choose_method";
+  const { ctx, request, reply, flow } = step;
+  return runLoginStep(step, { fields: codeLoginFields }, async (body) => {
+    if (body.resend === "code") flow.state = "choose_method";
 
-  if (flow.state === "choose_method") {
-    const typed = (
-      (typeof body.address === "string" ? body.address : "") ||
-      (typeof body.identifier === "string" ? body.identifier : "")
-    ).trim();
-    if (typed === "") {
-      throw ValidationError.of("identifier", uiText(4000002, { property: "identifier" }));
+    if (flow.state === "choose_method") {
+      const typed = (stringValue(body.address) || stringValue(body.identifier) || "").trim();
+      if (typed === "") throw new ValidationError([missingValue("identifier")]);
+      const wanted = typed.includes("@") ? typed.toLowerCase() : typed;
+      const address = codeMfaAddressesOf(identity).find((a) => a.address === wanted);
+      if (!ctx.config.secondFactor.codeMfaEnabled || !address) {
+        throw ValidationError.of("", uiText(4000035));
+      }
+      await sendLoginCode(ctx, request, reply, flow, identity, address);
+      return "code-sent";
     }
-    const wanted = typed.includes("@") ? typed.toLowerCase() : typed;
-    const address = codeMfaAddressesOf(identity).find((a) => a.address === wanted);
-    if (!ctx.config.secondFactor.codeMfaEnabled || !address) {
-      throw ValidationError.of("", uiText(4000035));
-    }
-    await sendLoginCode(ctx, request, reply, flow, identity, address);
-    return "code-sent";
-  }
 
-  if (flow.state !== "sent_email") throw ValidationError.of("", uiText(4010002));
-  const code = typeof body.code === "string" ? body.code.trim() : "";
-  if (code === "") throw ValidationError.of("code", uiText(4000002, { property: "code" }));
-  try {
-    ensureSecondFactorAllowed(ctx, identity.id);
-    const used = await useOneTimeCode(ctx, flow, "login", code);
-    if (used.identityId !== identity.id) throw new CodeNotFoundError();
-    recordSecondFactorPassed(ctx, identity.id);
-  } catch (error) {
-    if (error instanceof CodeNotFoundError) {
-      recordWrongSecondFactor(ctx, identity.id);
-      throw ValidationError.of("", uiText(4010008));
+    if (flow.state !== "sent_email") throw ValidationError.of("", uiText(4010002));
+    const code = stringValue(body.code)?.trim() ?? "";
+    if (code === "") throw new ValidationError([missingValue("code")]);
+    try {
+      ensureSecondFactorAllowed(ctx, identity.id);
+      const used = await useOneTimeCode(ctx, flow, "login", code);
+      if (used.identityId !== identity.id) throw new CodeNotFoundError();
+      recordSecondFactorPassed(ctx, identity.id);
+    } catch (error) {
+      if (error instanceof CodeNotFoundError) {
+        recordWrongSecondFactor(ctx, identity.id);
+        throw ValidationError.of("", uiText(4010008));
+      }
+      throw error;
     }
-    throw error;
-  } finally {
-    if (flow.type === "browser") {
-      upsertNode(flow.ui, csrfNode(csrfTokenFor(request, reply, ctx.cookies)));
-    }
-  }
-  flow.state = "passed_challenge";
-  flow.active = "code";
-  return "verified";
+    flow.state = "passed_challenge";
+    flow.active = "code";
+    return "verified";
+  });
 }

@@ -1,9 +1,4 @@
-import type { FastifyReply, FastifyRequest } from "fastify";
-import type { ServerContext } from "../../context.ts";
-import { ensureCsrf } from "../../flows/csrf-check.ts";
 import type { Flow } from "../../flows/flow.ts";
-import { csrfTokenFor } from "../../http/csrf.ts";
-import { decodeFlowBody } from "../../http/flow-body.ts";
 import type { Identity } from "../../identity/identity.ts";
 import { credentialOf, lookupCodesOf } from "../../identity/second-factors.ts";
 import {
@@ -13,17 +8,30 @@ import {
 } from "../../rate-limit/rate-limits.ts";
 import { findIdentity, updateCredentialConfig } from "../../store/identities.ts";
 import { uiText } from "../../text/messages.ts";
-import { csrfNode, findInput, setNodeValue, upsertNode } from "../../ui/nodes.ts";
+import { upsertNode } from "../../ui/nodes.ts";
 import { ValidationError } from "../../ui/validation-error.ts";
+import {
+  clearInput,
+  missingValue,
+  runLoginStep,
+  stringValue,
+  type LoginForm,
+  type LoginStep,
+} from "../login-step.ts";
 import { findLookupCode } from "./lookup-codes.ts";
 import { lookupLoginCodeNode, lookupLoginSubmitNode } from "./lookup-nodes.ts";
 
-const lookupLoginFields = [
-  { name: "csrf_token", type: "string" },
-  { name: "method", type: "string" },
-  { name: "lookup_secret", type: "string" },
-  { name: "transient_payload", type: "object" },
-] as const;
+const lookupForm: LoginForm = {
+  fields: [
+    { name: "csrf_token", type: "string" },
+    { name: "method", type: "string" },
+    { name: "lookup_secret", type: "string" },
+    { name: "transient_payload", type: "object" },
+  ],
+  missing: (values) =>
+    (stringValue(values.lookup_secret) ?? "").trim() === "" ? [missingValue("lookup_secret")] : [],
+  rerender: (flow) => clearInput(flow, "lookup_secret"),
+};
 
 /** Second-factor form: the backup code and "Use backup recovery code", when codes exist. */
 export function populateLookupLogin(flow: Flow, identity: Identity): void {
@@ -36,25 +44,10 @@ export function populateLookupLogin(flow: Flow, identity: Identity): void {
  * Kratos' lookup login: the typed code must be one of the identity's backup codes (4000016) and
  * unused (4000012); it is marked used (to the second) in the same transaction that checks it.
  */
-export async function lookupLogin(
-  ctx: ServerContext,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  flow: Flow,
-  identity: Identity,
-): Promise<void> {
-  try {
-    const body = await decodeFlowBody(request, lookupLoginFields);
-    const typed = typeof body.lookup_secret === "string" ? body.lookup_secret : "";
-    if (typed.trim() === "") {
-      throw ValidationError.of("lookup_secret", uiText(4000002, { property: "lookup_secret" }));
-    }
-    ensureCsrf(
-      ctx,
-      request,
-      flow,
-      typeof body.csrf_token === "string" ? body.csrf_token : undefined,
-    );
+export async function lookupLogin(step: LoginStep, identity: Identity): Promise<void> {
+  const { ctx } = step;
+  await runLoginStep(step, lookupForm, async (values) => {
+    const typed = stringValue(values.lookup_secret) ?? "";
     ensureSecondFactorAllowed(ctx, identity.id);
     await ctx.db.transaction().execute(async (trx) => {
       const current = await findIdentity(trx, identity.id);
@@ -72,12 +65,5 @@ export async function lookupLogin(
       await updateCredentialConfig(trx, credential.id, { recovery_codes: updated }, now);
     });
     recordSecondFactorPassed(ctx, identity.id);
-  } catch (error) {
-    const codeNode = findInput(flow.ui, "lookup_secret");
-    if (codeNode) setNodeValue(codeNode, undefined);
-    if (flow.type === "browser") {
-      upsertNode(flow.ui, csrfNode(csrfTokenFor(request, reply, ctx.cookies)));
-    }
-    throw error;
-  }
+  });
 }

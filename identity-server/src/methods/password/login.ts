@@ -1,9 +1,5 @@
-import type { FastifyReply, FastifyRequest } from "fastify";
 import type { ServerContext } from "../../context.ts";
-import { ensureCsrf } from "../../flows/csrf-check.ts";
 import type { Flow } from "../../flows/flow.ts";
-import { csrfTokenFor } from "../../http/csrf.ts";
-import { decodeFlowBody } from "../../http/flow-body.ts";
 import type { Credential, Identity } from "../../identity/identity.ts";
 import { normalizeEmail } from "../../identity/normalize.ts";
 import { deviceKeyFor, hasDeviceCookie, rememberDevice } from "../../rate-limit/device-cookie.ts";
@@ -15,8 +11,16 @@ import {
 } from "../../rate-limit/rate-limits.ts";
 import { findIdentityByIdentifier, updateCredentialConfig } from "../../store/identities.ts";
 import { uiText } from "../../text/messages.ts";
-import { csrfNode, findInput, inputNode, setNodeValue, upsertNode } from "../../ui/nodes.ts";
+import { findInput, inputNode, setNodeValue, upsertNode } from "../../ui/nodes.ts";
 import { ValidationError, type FieldMessage } from "../../ui/validation-error.ts";
+import {
+  clearInput,
+  missingValue,
+  runLoginStep,
+  stringValue,
+  type LoginForm,
+  type LoginStep,
+} from "../login-step.ts";
 import { hashPassword, needsRehash, spendDummyVerification, verifyPassword } from "./hasher.ts";
 import { passwordNode, passwordSubmitNode } from "./nodes.ts";
 
@@ -74,47 +78,36 @@ async function migrateHash(ctx: ServerContext, credential: Credential, password:
   }
 }
 
+/** The password form's payload: both identifier spellings Kratos accepts, and the password. */
+const passwordForm: LoginForm = {
+  fields: loginFields,
+  missing(values) {
+    const missing: FieldMessage[] = [];
+    if (stringValue(values.password) === undefined) missing.push(missingValue("password"));
+    if (identifierOf(values) === "") missing.push(missingValue("identifier"));
+    return missing;
+  },
+  rerender(flow, values) {
+    clearInput(flow, "password");
+    const identifierNode = findInput(flow.ui, "identifier");
+    if (identifierNode) setNodeValue(identifierNode, values ? identifierOf(values) : "");
+  },
+};
+
+function identifierOf(values: Record<string, unknown>): string {
+  return stringValue(values.identifier) || stringValue(values.password_identifier) || "";
+}
+
 /**
  * The password strategy's login. Returns the authenticated identity; throws a ValidationError or
  * HerodotError for the flow's error handler after preparing the flow for re-rendering (password
  * cleared, identifier kept, fresh CSRF token) as Kratos does.
  */
-export async function passwordLogin(
-  ctx: ServerContext,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  flow: Flow,
-): Promise<Identity> {
-  let identifier = "";
-  const prepareForRerender = () => {
-    const password = findInput(flow.ui, "password");
-    if (password) setNodeValue(password, undefined);
-    const identifierNode = findInput(flow.ui, "identifier");
-    if (identifierNode) setNodeValue(identifierNode, identifier);
-    if (flow.type === "browser")
-      upsertNode(flow.ui, csrfNode(csrfTokenFor(request, reply, ctx.cookies)));
-  };
-  try {
-    const body = await decodeFlowBody(request, loginFields);
-    identifier =
-      (typeof body.identifier === "string" ? body.identifier : "") ||
-      (typeof body.password_identifier === "string" ? body.password_identifier : "");
-    const password = typeof body.password === "string" ? body.password : "";
-    const missing: FieldMessage[] = [];
-    if (password === "")
-      missing.push({ field: "password", message: uiText(4000002, { property: "password" }) });
-    if (identifier === "") {
-      missing.push({ field: "identifier", message: uiText(4000002, { property: "identifier" }) });
-    }
-    if (missing.length > 0) throw new ValidationError(missing);
-
-    ensureCsrf(
-      ctx,
-      request,
-      flow,
-      typeof body.csrf_token === "string" ? body.csrf_token : undefined,
-    );
-
+export async function passwordLogin(step: LoginStep): Promise<Identity> {
+  const { ctx, request, reply, flow } = step;
+  return runLoginStep(step, passwordForm, async (values) => {
+    const identifier = identifierOf(values);
+    const password = stringValue(values.password) ?? "";
     // Limited: refused before any hash is computed (also a DoS guard). Without a device cookie,
     // before the identifier is even looked up; with one, the look-up says whether the cookie names
     // this account and so whose budget counts (src/rate-limit/device-cookie.ts).
@@ -147,8 +140,5 @@ export async function passwordLogin(
     // After the migration: the entry is signed under the hash now stored.
     if (browser) rememberDevice(request, reply, ctx.cookies, found.identity.id, found.credential);
     return found.identity;
-  } catch (error) {
-    prepareForRerender();
-    throw error;
-  }
+  });
 }
