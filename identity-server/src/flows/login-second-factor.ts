@@ -1,25 +1,33 @@
 import type { ServerContext } from "../context.ts";
 import type { Identity } from "../identity/identity.ts";
 import { hasSecondFactor } from "../identity/second-factors.ts";
-import { populateCodeMfaLogin } from "../methods/code/mfa-login.ts";
-import { populateLookupLogin } from "../methods/lookup/lookup-login.ts";
-import { populateTotpLogin } from "../methods/totp/totp-login.ts";
+import { loginStrategiesFor } from "../methods/login-strategies.ts";
 import { trustDeviceNode } from "../trusted-devices/trust-device-node.ts";
 import { upsertNode } from "../ui/nodes.ts";
 import type { Flow } from "./flow.ts";
 
 /**
- * The second-factor form of an aal2 login flow: every second factor the identity has (code
- * addresses, authenticator app, backup codes) and, for browsers, our `trust_device` checkbox.
+ * The first-factor form of a login flow: every first factor's form, for the session's identity
+ * when the flow re-authenticates it (refresh), for anyone before a session.
+ */
+export function populateFirstFactorLogin(
+  ctx: ServerContext,
+  flow: Flow,
+  identity: Identity | undefined,
+): void {
+  for (const strategy of loginStrategiesFor("aal1")) strategy.populate(ctx, flow, identity);
+}
+
+/**
+ * The second-factor form of an aal2 login flow: every second factor the identity has (in the
+ * registry's order) and, for browsers, our `trust_device` checkbox.
  */
 export function populateSecondFactorLogin(
   ctx: ServerContext,
   flow: Flow,
   identity: Identity,
 ): void {
-  populateCodeMfaLogin(ctx, flow, identity);
-  populateTotpLogin(flow, identity);
-  populateLookupLogin(flow, identity);
+  for (const strategy of loginStrategiesFor("aal2")) strategy.populate(ctx, flow, identity);
   addTrustDeviceOption(ctx, flow, identity);
 }
 

@@ -3,16 +3,8 @@ import type { ServerContext } from "../context.ts";
 import { isJsonRequest } from "../http/content-negotiation.ts";
 import { csrfTokenFor } from "../http/csrf.ts";
 import { badRequest, notFoundRow } from "../http/errors.ts";
-import { codeMfaLogin, isCodeLoginSubmission } from "../methods/code/mfa-login.ts";
-import { lookupLogin } from "../methods/lookup/lookup-login.ts";
 import { FlowBody } from "../http/flow-body.ts";
-import type { LoginStep } from "../methods/login-step.ts";
-import {
-  passwordLogin,
-  populatePasswordLogin,
-  populatePasswordRefresh,
-} from "../methods/password/login.ts";
-import { totpLogin } from "../methods/totp/totp-login.ts";
+import { loginStrategiesFor } from "../methods/login-strategies.ts";
 import { fetchSession, type ActiveSession } from "../session/session-manager.ts";
 import {
   prepareSessionTokenExchange,
@@ -31,7 +23,11 @@ import { flowJson, type Flow, type FlowType } from "./flow.ts";
 import { sendAlreadyLoggedIn, sendRedirectOrJson, sorted } from "./flow-responses.ts";
 import { sendStoredFlow } from "./get-flow.ts";
 import { completeLogin } from "./login-complete.ts";
-import { addTrustDeviceOption, populateSecondFactorLogin } from "./login-second-factor.ts";
+import {
+  addTrustDeviceOption,
+  populateFirstFactorLogin,
+  populateSecondFactorLogin,
+} from "./login-second-factor.ts";
 import { newFlow, publicRequestUrl } from "./new-flow.ts";
 import {
   acceptLoginChallenge,
@@ -98,9 +94,9 @@ async function createLoginFlow(
     if (wantsSessionTokenExchange(flow)) storeExchange = prepareSessionTokenExchange(flow);
     if (flow.requestedAal === "aal2") throw sessionRequiredForHigherAal();
     flow.refresh = false;
-    populatePasswordLogin(ctx, flow);
+    populateFirstFactorLogin(ctx, flow, undefined);
   } else if (flow.refresh) {
-    if (flow.requestedAal === "aal1") populatePasswordRefresh(flow, active.identity);
+    if (flow.requestedAal === "aal1") populateFirstFactorLogin(ctx, flow, active.identity);
     else populateSecondFactorLogin(ctx, flow, active.identity);
   } else if (flow.requestedAal === "aal1" || active.session.aal === "aal2") {
     throw new AlreadyLoggedIn(flow.requestUrl, active);
@@ -156,34 +152,6 @@ async function answerLoginStep(
   return reply.code(400).send(flowJson(await withLoginRequest(ctx, flow)));
 }
 
-/** The second factor of an aal2 flow, by the strategy the submission is for. */
-async function submitSecondFactor(step: LoginStep, existing: ActiveSession): Promise<FastifyReply> {
-  const { ctx, request, reply, flow, body } = step;
-  const identity = existing.identity;
-  if (isCodeLoginSubmission(body)) {
-    if ((await codeMfaLogin(step, identity)) === "code-sent") {
-      addTrustDeviceOption(ctx, flow, identity);
-      return answerLoginStep(ctx, request, reply, flow);
-    }
-    return completeLogin(ctx, request, reply, flow, body, identity, existing, {
-      method: "code",
-      aal: "aal2",
-    });
-  }
-  const method = body.string("method");
-  if (method === "totp") {
-    await totpLogin(step, identity);
-  } else if (method === "lookup_secret") {
-    await lookupLogin(step, identity);
-  } else {
-    throw ValidationError.of("", uiText(4010002));
-  }
-  return completeLogin(ctx, request, reply, flow, body, identity, existing, {
-    method,
-    aal: "aal2",
-  });
-}
-
 async function submitLogin(
   ctx: ServerContext,
   request: FastifyRequest,
@@ -212,15 +180,18 @@ async function submitLogin(
     ensureFlowValid(flow, ctx.now());
     // The one read of the submission: every strategy decodes its fields from it.
     const body = await FlowBody.read(request);
-    const step: LoginStep = { ctx, request, reply, flow, body, identity: existing?.identity };
-    if (flow.requestedAal === "aal2" && existing) {
-      return await submitSecondFactor(step, existing);
+    const identity = existing?.identity;
+    const aal = flow.requestedAal === "aal2" && identity ? "aal2" : "aal1";
+    const strategy = loginStrategiesFor(aal).find((s) => s.responsible(body));
+    if (!strategy) throw ValidationError.of("", uiText(4010002));
+    const outcome = await strategy.submit({ ctx, request, reply, flow, body, identity });
+    if (outcome.kind === "continue") {
+      if (identity) addTrustDeviceOption(ctx, flow, identity);
+      return await answerLoginStep(ctx, request, reply, flow);
     }
-    if (body.string("method") !== "password") throw ValidationError.of("", uiText(4010002));
-    const identity = await passwordLogin(step);
-    return await completeLogin(ctx, request, reply, flow, body, identity, existing, {
-      method: "password",
-      aal: "aal1",
+    return await completeLogin(ctx, request, reply, flow, body, outcome.identity, existing, {
+      method: strategy.id,
+      aal: strategy.aal,
     });
   } catch (error) {
     return writeFlowError(ctx, request, reply, flow, error, policy);

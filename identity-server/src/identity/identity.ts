@@ -42,6 +42,11 @@ export interface Identity {
   updatedAt: Date;
 }
 
+/** The identity's credential of one type (Kratos keeps at most one per type). */
+export function credentialOf(identity: Identity, type: string): Credential | undefined {
+  return identity.credentials.find((c) => c.type === type);
+}
+
 export interface IdentityJsonOptions {
   publicBaseUrl: string;
   /**

@@ -1,4 +1,4 @@
-import type { CodeMfaAddress } from "../../identity/second-factors.ts";
+import type { CodeMfaAddress } from "./mfa-addresses.ts";
 import { uiText } from "../../text/messages.ts";
 import { inputNode, type InputNode } from "../../ui/nodes.ts";
 import { continueSubmitNode, methodHiddenNode } from "./nodes.ts";

@@ -7,7 +7,7 @@ import { badRequest } from "../../http/errors.ts";
 import type { FlowBody } from "../../http/flow-body.ts";
 import type { Identity } from "../../identity/identity.ts";
 import { normalizeAddress } from "../../identity/normalize.ts";
-import { codeMfaAddressesOf, type CodeMfaAddress } from "../../identity/second-factors.ts";
+import { codeMfaAddressesOf, type CodeMfaAddress } from "./mfa-addresses.ts";
 import { deleteCodesOfFlow, insertCode } from "../../store/codes.ts";
 import { updateFlow } from "../../store/flows.ts";
 import { codeRequesterOf } from "../../rate-limit/code-requester.ts";
@@ -22,6 +22,7 @@ import { uiText } from "../../text/messages.ts";
 import { csrfNode, upsertNode } from "../../ui/nodes.ts";
 import { ValidationError } from "../../ui/validation-error.ts";
 import { missingValue, runLoginStep, stringValue, type LoginStep } from "../login-step.ts";
+import { sessionIdentityOf, type LoginStrategy } from "../login-strategy.ts";
 import { addressSubmitNode, codeSentNodes } from "./mfa-login-nodes.ts";
 import { generateCode, hmacCode } from "./one-time-code.ts";
 import { channelOf } from "./send-code.ts";
@@ -41,7 +42,7 @@ const codeLoginFields = [
  * Kratos hands a submission with an `address` to the code strategy even without `method`. The
  * strategy decodes its whole payload to decide, so a malformed `transient_payload` fails here.
  */
-export function isCodeLoginSubmission(body: FlowBody): boolean {
+function isCodeLoginSubmission(body: FlowBody): boolean {
   const values = body.fields(codeLoginFields);
   return values.method === "code" || typeof values.address === "string";
 }
@@ -70,14 +71,14 @@ function codeAddresses(identity: Identity, via: string | null): CodeMfaAddress[]
 }
 
 /** choose_method of a second-factor login: one "Send code to …" per address. */
-export function populateCodeMfaLogin(ctx: ServerContext, flow: Flow, identity: Identity): void {
+function populateCodeMfaLogin(ctx: ServerContext, flow: Flow, identity: Identity): void {
   if (!ctx.config.secondFactor.codeMfaEnabled) return;
   const via = new URL(flow.requestUrl).searchParams.get("via");
   for (const address of codeAddresses(identity, via))
     flow.ui.nodes.push(addressSubmitNode(address));
 }
 
-export type CodeMfaLoginResult = "code-sent" | "verified";
+type CodeMfaLoginResult = "code-sent" | "verified";
 
 /** Sends a fresh code (earlier ones of the flow are deleted) and shows the code form. */
 async function sendLoginCode(
@@ -138,10 +139,7 @@ async function sendLoginCode(
  * moves to `sent_email`. sent_email: the code is checked under the flow's submission limit
  * (4010008 when wrong; the sixth try is refused) and the flow passes.
  */
-export async function codeMfaLogin(
-  step: LoginStep,
-  identity: Identity,
-): Promise<CodeMfaLoginResult> {
+async function codeMfaLogin(step: LoginStep, identity: Identity): Promise<CodeMfaLoginResult> {
   const { ctx, request, reply, flow } = step;
   return runLoginStep(step, { fields: codeLoginFields }, async (body) => {
     if (body.resend === "code") flow.state = "choose_method";
@@ -178,3 +176,21 @@ export async function codeMfaLogin(
     return "verified";
   });
 }
+
+/** Codes sent to a verified address as a second factor (when `code.mfa_enabled`). */
+export const codeLoginStrategy: LoginStrategy = {
+  id: "code",
+  group: "code",
+  aal: "aal2",
+  configured: (identity, config) =>
+    config.codeMfaEnabled && codeMfaAddressesOf(identity).length > 0,
+  responsible: isCodeLoginSubmission,
+  populate(ctx, flow, identity) {
+    if (identity) populateCodeMfaLogin(ctx, flow, identity);
+  },
+  async submit(step) {
+    const identity = sessionIdentityOf(step);
+    const result = await codeMfaLogin(step, identity);
+    return result === "code-sent" ? { kind: "continue" } : { kind: "authenticated", identity };
+  },
+};

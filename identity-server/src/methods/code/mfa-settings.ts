@@ -4,7 +4,7 @@ import type { ServerContext } from "../../context.ts";
 import type { Flow } from "../../flows/flow.ts";
 import { badRequest } from "../../http/errors.ts";
 import type { Identity, VerifiableAddress } from "../../identity/identity.ts";
-import { codeMfaAddressesOf, type CodeMfaAddress } from "../../identity/second-factors.ts";
+import { codeMfaAddressesOf, type CodeMfaAddress } from "./mfa-addresses.ts";
 import type { Session } from "../../session/session.ts";
 import { uiText } from "../../text/messages.ts";
 import { csrfNode, inputNode, upsertNode, type UiNode } from "../../ui/nodes.ts";

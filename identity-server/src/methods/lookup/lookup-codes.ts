@@ -1,6 +1,21 @@
 import { randomInt } from "node:crypto";
-import type { StoredLookupCode } from "../../identity/second-factors.ts";
+import { credentialOf, type Identity } from "../../identity/identity.ts";
 import { hmacCode, sameHmac } from "../code/one-time-code.ts";
+
+/** One backup code as stored: its HMAC (never the code itself) and when it was used. */
+export interface StoredLookupCode {
+  code: string;
+  used_at: string | null;
+}
+
+export function lookupCodesOf(identity: Identity): StoredLookupCode[] {
+  const codes = credentialOf(identity, "lookup_secret")?.config.recovery_codes;
+  if (!Array.isArray(codes)) return [];
+  return codes.filter(
+    (c): c is StoredLookupCode =>
+      typeof c === "object" && c !== null && typeof (c as StoredLookupCode).code === "string",
+  );
+}
 
 /** Kratos' lookup strategy: 12 codes of 8 lowercase letters and digits. */
 export const lookupCodeCount = 12;

@@ -1,6 +1,5 @@
 import type { Flow } from "../../flows/flow.ts";
-import type { Identity } from "../../identity/identity.ts";
-import { credentialOf, lookupCodesOf } from "../../identity/second-factors.ts";
+import { credentialOf, type Identity } from "../../identity/identity.ts";
 import {
   ensureSecondFactorAllowed,
   recordSecondFactorPassed,
@@ -18,7 +17,8 @@ import {
   type LoginForm,
   type LoginStep,
 } from "../login-step.ts";
-import { findLookupCode } from "./lookup-codes.ts";
+import { sessionIdentityOf, type LoginStrategy } from "../login-strategy.ts";
+import { findLookupCode, lookupCodesOf } from "./lookup-codes.ts";
 import { lookupLoginCodeNode, lookupLoginSubmitNode } from "./lookup-nodes.ts";
 
 const lookupForm: LoginForm = {
@@ -34,7 +34,7 @@ const lookupForm: LoginForm = {
 };
 
 /** Second-factor form: the backup code and "Use backup recovery code", when codes exist. */
-export function populateLookupLogin(flow: Flow, identity: Identity): void {
+function populateLookupLogin(flow: Flow, identity: Identity): void {
   if (lookupCodesOf(identity).length === 0) return;
   upsertNode(flow.ui, lookupLoginCodeNode());
   flow.ui.nodes.push(lookupLoginSubmitNode());
@@ -44,7 +44,7 @@ export function populateLookupLogin(flow: Flow, identity: Identity): void {
  * Kratos' lookup login: the typed code must be one of the identity's backup codes (4000016) and
  * unused (4000012); it is marked used (to the second) in the same transaction that checks it.
  */
-export async function lookupLogin(step: LoginStep, identity: Identity): Promise<void> {
+async function lookupLogin(step: LoginStep, identity: Identity): Promise<void> {
   const { ctx } = step;
   await runLoginStep(step, lookupForm, async (values) => {
     const typed = stringValue(values.lookup_secret) ?? "";
@@ -67,3 +67,20 @@ export async function lookupLogin(step: LoginStep, identity: Identity): Promise<
     recordSecondFactorPassed(ctx, identity.id);
   });
 }
+
+/** Backup codes as a second factor. */
+export const lookupLoginStrategy: LoginStrategy = {
+  id: "lookup_secret",
+  group: "lookup_secret",
+  aal: "aal2",
+  configured: (identity) => lookupCodesOf(identity).length > 0,
+  responsible: (body) => body.string("method") === "lookup_secret",
+  populate(_ctx, flow, identity) {
+    if (identity) populateLookupLogin(flow, identity);
+  },
+  async submit(step) {
+    const identity = sessionIdentityOf(step);
+    await lookupLogin(step, identity);
+    return { kind: "authenticated", identity };
+  },
+};

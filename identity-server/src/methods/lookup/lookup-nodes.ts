@@ -1,4 +1,4 @@
-import type { StoredLookupCode } from "../../identity/second-factors.ts";
+import type { StoredLookupCode } from "./lookup-codes.ts";
 import { uiText, type UiText } from "../../text/messages.ts";
 import { inputNode, textNode, type UiNode } from "../../ui/nodes.ts";
 

@@ -4,7 +4,6 @@ import type { ServerContext } from "../../context.ts";
 import type { Flow } from "../../flows/flow.ts";
 import { badRequest } from "../../http/errors.ts";
 import type { Identity } from "../../identity/identity.ts";
-import { lookupCodesOf } from "../../identity/second-factors.ts";
 import type { Session } from "../../session/session.ts";
 import { deleteTrustedDevicesOf } from "../../store/trusted-devices.ts";
 import { csrfNode, removeNodes, upsertNode } from "../../ui/nodes.ts";
@@ -14,7 +13,12 @@ import {
   recordSecondFactorProof,
   requirePrivilegedSession,
 } from "../settings-submission.ts";
-import { generateLookupCodes, hashLookupCode, lookupCodeCount } from "./lookup-codes.ts";
+import {
+  generateLookupCodes,
+  hashLookupCode,
+  lookupCodeCount,
+  lookupCodesOf,
+} from "./lookup-codes.ts";
 import {
   confirmLookupNode,
   disableLookupNode,

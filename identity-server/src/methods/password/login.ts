@@ -1,6 +1,6 @@
 import type { ServerContext } from "../../context.ts";
 import type { Flow } from "../../flows/flow.ts";
-import type { Credential, Identity } from "../../identity/identity.ts";
+import { credentialOf, type Credential, type Identity } from "../../identity/identity.ts";
 import { normalizeEmail } from "../../identity/normalize.ts";
 import { deviceKeyFor, hasDeviceCookie, rememberDevice } from "../../rate-limit/device-cookie.ts";
 import {
@@ -21,6 +21,7 @@ import {
   type LoginForm,
   type LoginStep,
 } from "../login-step.ts";
+import type { LoginStrategy } from "../login-strategy.ts";
 import { hashPassword, needsRehash, spendDummyVerification, verifyPassword } from "./hasher.ts";
 import { passwordNode, passwordSubmitNode } from "./nodes.ts";
 
@@ -34,7 +35,7 @@ const loginFields = [
 ] as const;
 
 /** First-factor form: identifier (labelled after the schema's identifier trait), password, submit. */
-export function populatePasswordLogin(ctx: ServerContext, flow: Flow): void {
+function populatePasswordLogin(ctx: ServerContext, flow: Flow): void {
   const title = ctx.schema.identifierTitle;
   upsertNode(
     flow.ui,
@@ -52,7 +53,7 @@ export function populatePasswordLogin(ctx: ServerContext, flow: Flow): void {
 }
 
 /** Re-authentication form: the session's identifier is fixed (hidden), only the password is asked. */
-export function populatePasswordRefresh(flow: Flow, identity: Identity): void {
+function populatePasswordRefresh(flow: Flow, identity: Identity): void {
   const credential = identity.credentials.find((c) => c.type === "password");
   const identifier = credential?.identifiers[0];
   if (!identifier) return;
@@ -103,7 +104,7 @@ function identifierOf(values: Record<string, unknown>): string {
  * HerodotError for the flow's error handler after preparing the flow for re-rendering (password
  * cleared, identifier kept, fresh CSRF token) as Kratos does.
  */
-export async function passwordLogin(step: LoginStep): Promise<Identity> {
+async function passwordLogin(step: LoginStep): Promise<Identity> {
   const { ctx, request, reply, flow } = step;
   return runLoginStep(step, passwordForm, async (values) => {
     const identifier = identifierOf(values);
@@ -142,3 +143,19 @@ export async function passwordLogin(step: LoginStep): Promise<Identity> {
     return found.identity;
   });
 }
+
+/** The password as a first factor; with a session it re-authenticates the session's identity. */
+export const passwordLoginStrategy: LoginStrategy = {
+  id: "password",
+  group: "password",
+  aal: "aal1",
+  configured: (identity) => credentialOf(identity, "password") !== undefined,
+  responsible: (body) => body.string("method") === "password",
+  populate(ctx, flow, identity) {
+    if (identity) populatePasswordRefresh(flow, identity);
+    else populatePasswordLogin(ctx, flow);
+  },
+  async submit(step) {
+    return { kind: "authenticated", identity: await passwordLogin(step) };
+  },
+};

@@ -1,4 +1,5 @@
 import { Secret, TOTP, URI } from "otpauth";
+import { credentialOf, type Identity } from "../../identity/identity.ts";
 
 // Kratos' key parameters (strategy/totp/generator.go): SHA1, six digits, 30-second steps and a
 // 160-bit secret, the length RFC 4226 recommends.
@@ -73,4 +74,10 @@ export function totpCodeAt(url: string, at: Date): string {
 export async function totpQrDataUrl(url: string): Promise<string> {
   const { default: QRCode } = await import("qrcode");
   return QRCode.toDataURL(url, { type: "image/png", width: 256, margin: 1 });
+}
+
+/** The linked authenticator app's key URI, if the identity has a usable one. */
+export function totpUrlOf(identity: Identity): string | undefined {
+  const url = credentialOf(identity, "totp")?.config.totp_url;
+  return isTotpUrl(url) ? url : undefined;
 }

@@ -1,6 +1,5 @@
 import type { Flow } from "../../flows/flow.ts";
 import type { Identity } from "../../identity/identity.ts";
-import { totpUrlOf } from "../../identity/second-factors.ts";
 import {
   ensureSecondFactorAllowed,
   recordSecondFactorPassed,
@@ -18,7 +17,8 @@ import {
   type LoginForm,
   type LoginStep,
 } from "../login-step.ts";
-import { matchingTotpStep } from "./totp-key.ts";
+import { sessionIdentityOf, type LoginStrategy } from "../login-strategy.ts";
+import { matchingTotpStep, totpUrlOf } from "./totp-key.ts";
 import { totpLoginCodeNode, totpLoginSubmitNode } from "./totp-nodes.ts";
 
 const totpForm: LoginForm = {
@@ -34,7 +34,7 @@ const totpForm: LoginForm = {
 };
 
 /** Second-factor form: the code and "Use Authenticator", when the identity has an app linked. */
-export function populateTotpLogin(flow: Flow, identity: Identity): void {
+function populateTotpLogin(flow: Flow, identity: Identity): void {
   if (!totpUrlOf(identity)) return;
   upsertNode(flow.ui, totpLoginCodeNode());
   flow.ui.nodes.push(totpLoginSubmitNode());
@@ -45,7 +45,7 @@ export function populateTotpLogin(flow: Flow, identity: Identity): void {
  * `ui.messages` otherwise). Beyond Kratos, each step is accepted once per identity, so a code seen
  * over someone's shoulder cannot be replayed.
  */
-export async function totpLogin(step: LoginStep, identity: Identity): Promise<void> {
+async function totpLogin(step: LoginStep, identity: Identity): Promise<void> {
   const { ctx } = step;
   await runLoginStep(step, totpForm, async (values) => {
     const code = stringValue(values.totp_code)?.trim() ?? "";
@@ -61,3 +61,20 @@ export async function totpLogin(step: LoginStep, identity: Identity): Promise<vo
     recordSecondFactorPassed(ctx, identity.id);
   });
 }
+
+/** The authenticator app as a second factor. */
+export const totpLoginStrategy: LoginStrategy = {
+  id: "totp",
+  group: "totp",
+  aal: "aal2",
+  configured: (identity) => totpUrlOf(identity) !== undefined,
+  responsible: (body) => body.string("method") === "totp",
+  populate(_ctx, flow, identity) {
+    if (identity) populateTotpLogin(flow, identity);
+  },
+  async submit(step) {
+    const identity = sessionIdentityOf(step);
+    await totpLogin(step, identity);
+    return { kind: "authenticated", identity };
+  },
+};

@@ -4,7 +4,6 @@ import type { ServerContext } from "../../context.ts";
 import type { Flow } from "../../flows/flow.ts";
 import { internalError } from "../../http/errors.ts";
 import type { Identity } from "../../identity/identity.ts";
-import { totpUrlOf } from "../../identity/second-factors.ts";
 import type { Session } from "../../session/session.ts";
 import { claimTotpStep } from "../../store/totp-steps.ts";
 import { uiText } from "../../text/messages.ts";
@@ -16,7 +15,7 @@ import {
   recordSecondFactorProof,
   requirePrivilegedSession,
 } from "../settings-submission.ts";
-import { matchingTotpStep, newTotpKey, totpQrDataUrl } from "./totp-key.ts";
+import { matchingTotpStep, newTotpKey, totpQrDataUrl, totpUrlOf } from "./totp-key.ts";
 import {
   totpQrNode,
   totpSaveNode,
