@@ -189,9 +189,16 @@ async function submitLogin(
       if (identity) addTrustDeviceOption(ctx, flow, identity);
       return await answerLoginStep(ctx, request, reply, flow);
     }
-    return await completeLogin(ctx, request, reply, flow, body, outcome.identity, existing, {
-      method: strategy.id,
-      aal: strategy.aal,
+    return await completeLogin({
+      ctx,
+      request,
+      reply,
+      flow,
+      body,
+      identity: outcome.identity,
+      existing,
+      factor: { method: strategy.id, aal: strategy.aal },
+      now: ctx.now(),
     });
   } catch (error) {
     return writeFlowError(ctx, request, reply, flow, error, policy);
