@@ -11,6 +11,7 @@ export type { ApiResponse } from "@ory/client-fetch";
 export { SelfServiceApi } from "./self-service-api.ts";
 export type {
   CodeMfaSettingsBody,
+  ForwardedFields,
   PortalLoginBody,
   PortalSettingsBody,
   PortalVerificationBody,

@@ -43,6 +43,12 @@ export interface SmsResendVerificationBody {
 export type PortalVerificationBody = UpdateVerificationFlowBody | SmsResendVerificationBody;
 
 /**
+ * A browser's form forwarded as it was posted, the way Kratos' own UIs submit: the identity
+ * service decides by `method`, or by a button's own field, which strategy answers.
+ */
+export type ForwardedFields = Readonly<Record<string, unknown>>;
+
+/**
  * Submissions the generated SDK cannot make: its serialisers keep only the fields of Kratos'
  * own methods, so `trust_device`, `code_mfa_*`, `totp_device_untrust` and `sms` would be dropped. The
  * body goes out as JSON exactly as given, through the same configuration (base path, headers,
@@ -51,14 +57,14 @@ export type PortalVerificationBody = UpdateVerificationFlowBody | SmsResendVerif
  */
 export class SelfServiceApi extends BaseAPI {
   async updateLoginFlowRaw(
-    parameters: { flow: string; body: PortalLoginBody },
+    parameters: { flow: string; body: PortalLoginBody | ForwardedFields },
     initOverrides?: RequestInit | InitOverrideFunction,
   ): Promise<ApiResponse<unknown>> {
     return this.submit("/self-service/login", parameters.flow, parameters.body, initOverrides);
   }
 
   async updateSettingsFlowRaw(
-    parameters: { flow: string; body: PortalSettingsBody },
+    parameters: { flow: string; body: PortalSettingsBody | ForwardedFields },
     initOverrides?: RequestInit | InitOverrideFunction,
   ): Promise<ApiResponse<unknown>> {
     return this.submit("/self-service/settings", parameters.flow, parameters.body, initOverrides);

@@ -320,17 +320,22 @@ describe("the login action", () => {
     );
   });
 
-  it("refuses a method it cannot submit without calling the identity service", async () => {
-    const { calls } = stubIdentity({});
+  it("forwards a method it cannot show, and shows what the identity service answers", async () => {
+    const refused = { status: 400, body: { ...(flowJson as object), id: "f1" } };
+    const { calls } = stubIdentity({ "POST /self-service/login": refused });
 
     const result = await submitLogin(
       postForm("/en/login?flow=f1", { ...fields, method: "webauthn" }),
     );
 
-    expect(calls).toHaveLength(0);
-    expect(result).not.toBeInstanceOf(Response);
-    if (!(result instanceof Response))
-      expect(result.data).toEqual({ notice: "notice.somethingWentWrong" });
+    expect(calls[0]?.body).toEqual({
+      method: "webauthn",
+      identifier: "jane@example.gov",
+      password: "Correct-Horse-7",
+      csrf_token: "token",
+    });
+    if (result instanceof Response || !("flow" in result.data)) throw new Error("no flow");
+    expect(result.init?.status).toBe(400);
   });
 
   it("sends a sign-in that needs a verified address to its verification flow (403)", async () => {
@@ -431,7 +436,7 @@ describe("the second-factor submissions", () => {
       method: "totp",
       totp_code: "123456",
       csrf_token: "token",
-      trust_device: true,
+      trust_device: "true",
     });
     expect(response instanceof Response && response.headers.get("location")).toBe("/");
     if (!(response instanceof Response)) return;
@@ -460,7 +465,7 @@ describe("the second-factor submissions", () => {
       postForm(aal2, { csrf_token: "token", address: "dev@ory.dev" }),
     );
 
-    expect(calls[0]?.body).toEqual({ method: "code", address: "dev@ory.dev", csrf_token: "token" });
+    expect(calls[0]?.body).toEqual({ address: "dev@ory.dev", csrf_token: "token" });
     if (result instanceof Response || !("flow" in result.data)) throw new Error("no flow");
     expect(result.init?.status).toBe(400);
     expect(result.data.flow.state).toBe("sent_email");
@@ -479,7 +484,7 @@ describe("the second-factor submissions", () => {
         code: "424242",
         identifier: "dev@ory.dev",
         csrf_token: "token",
-        trust_device: true,
+        trust_device: "true",
       },
       { method: "code", resend: "code", identifier: "dev@ory.dev", csrf_token: "token" },
     ]);

@@ -1,5 +1,4 @@
 import { LoginFlowFromJSON, readIdentityAnswer } from "@portal/client";
-import type { PortalLoginBody, UpdateLoginFlowBody } from "@portal/client";
 import { data, redirect } from "react-router";
 import { getConfig } from "../../config.server.ts";
 import { noticeParam } from "../../flows/follow-outcome.server.ts";
@@ -11,7 +10,8 @@ import { submitFlow } from "../../flows/submit-flow.server.ts";
 import { loadFlowPage } from "../../flows/load-flow-page.server.ts";
 import type { IdentityOutcome } from "../../flows/identity-outcome.ts";
 import { isRecord } from "../../flows/node-guards.ts";
-import { formToJson, stringField } from "../../flows/submission.ts";
+import { forwardedForm } from "../../flows/forwarded-form.ts";
+import { stringField } from "../../flows/submission.ts";
 import { setCookieHeaders } from "../../http/cookies.server.ts";
 import { identityFor } from "../../http/identity.server.ts";
 import { allowClientRedirects } from "../../http/oauth2-answer.server.ts";
@@ -107,8 +107,8 @@ export async function submitLogin(args: FlowArgs) {
   if (!flowId) return redirect(`/${args.locale}/login`);
   const form = await args.request.formData();
   if (form.has(continueAsField)) return submitContinueAs(args, flowId, form);
-  const body = toLoginBody(formToJson(form, loginPortalFields));
-  if (!body) return data({ notice: "notice.somethingWentWrong" as const }, { status: 400 });
+  // The identity service decides by `method` what the post is for, as with Kratos' own UIs.
+  const body = forwardedForm(form, loginPortalFields);
 
   const { selfService } = identityFor(args.request, args.context, args.locale);
   // Set-Cookie of the answer (session, ory_trusted_device) reaches the browser on every path.
@@ -132,8 +132,8 @@ export async function submitLogin(args: FlowArgs) {
  * The answer's cookies, plus the portal's note of the account when the answer set a session
  * for the identifier just posted (the second-factor screen names it; see remembered-account).
  */
-function withRememberedAccount(body: PortalLoginBody, setCookies: readonly string[]) {
-  const identifier = "identifier" in body ? body.identifier : undefined;
+function withRememberedAccount(body: Record<string, unknown>, setCookies: readonly string[]) {
+  const identifier = stringField(body, "identifier");
   if (!identifier) return setCookies;
   const remembered = rememberAccount(identifier, setCookies, accountCookieOptions(getConfig()));
   return remembered === undefined ? setCookies : [...setCookies, remembered];
@@ -150,46 +150,4 @@ function asksForVerification(outcome: IdentityOutcome): IdentityOutcome {
     Array.isArray(messages) &&
     messages.some((message) => isRecord(message) && message.id === accountNotVerified);
   return unverified ? { kind: "verify-address" } : outcome;
-}
-
-/**
- * The body for the chosen method, in the SDK's typed shape, from the posted fields (the clicked
- * button's name=value among them). A method the portal cannot complete (WebAuthn needs
- * scripts the portal never runs) is refused here rather than sent half-formed.
- */
-export function toLoginBody(fields: Record<string, unknown>): PortalLoginBody | undefined {
-  const body = methodBody(fields);
-  if (!body) return undefined;
-  // The identity service's checkbox (spec §3 trusted device): posted only when ticked.
-  return stringField(fields, "trust_device") === "true" ? { ...body, trust_device: true } : body;
-}
-
-function methodBody(fields: Record<string, unknown>): UpdateLoginFlowBody | undefined {
-  const csrf = stringField(fields, "csrf_token");
-  const text = (name: string) => (stringField(fields, name) ?? "").trim();
-  const method = stringField(fields, "method");
-  // "Send code to <address>" buttons post only address=…; the code form posts method=code.
-  if (method === "code" || (method === undefined && stringField(fields, "address"))) {
-    const base = { method: "code" as const, csrf_token: csrf ?? "" };
-    const resend = stringField(fields, "resend");
-    if (resend) return { ...base, resend, identifier: text("identifier") };
-    const address = stringField(fields, "address");
-    if (address) return { ...base, address };
-    return { ...base, code: text("code"), identifier: text("identifier") };
-  }
-  switch (method) {
-    case "password":
-      return {
-        method,
-        identifier: text("identifier"),
-        password: stringField(fields, "password") ?? "",
-        csrf_token: csrf,
-      };
-    case "totp":
-      return { method, totp_code: text("totp_code"), csrf_token: csrf };
-    case "lookup_secret":
-      return { method, lookup_secret: text("lookup_secret"), csrf_token: csrf };
-    default:
-      return undefined;
-  }
 }

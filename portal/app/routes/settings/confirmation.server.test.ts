@@ -90,9 +90,7 @@ describe("destructive settings actions ask first", () => {
 
     await submitSettings(post({ totp_unlink: "true", confirm_action: "totp_unlink" }));
 
-    expect(calls.map((call) => call.body)).toEqual([
-      { method: "totp", totp_unlink: true, csrf_token: csrf },
-    ]);
+    expect(calls.map((call) => call.body)).toEqual([{ totp_unlink: "true", csrf_token: csrf }]);
   });
 
   it("generating replaces stored backup codes only after confirmation", async () => {
@@ -116,11 +114,7 @@ describe("destructive settings actions ask first", () => {
 
     await submitSettings(post({ lookup_secret_regenerate: "true" }));
 
-    expect(calls.at(-1)?.body).toEqual({
-      method: "lookup_secret",
-      lookup_secret_regenerate: true,
-      csrf_token: csrf,
-    });
+    expect(calls.at(-1)?.body).toEqual({ lookup_secret_regenerate: "true", csrf_token: csrf });
   });
 });
 
@@ -172,7 +166,7 @@ describe("a settings post naming more than one action", () => {
     );
 
     expect(calls.map((call) => call.body)).toEqual([
-      { method: "lookup_secret", lookup_secret_disable: true, csrf_token: csrf },
+      { lookup_secret_disable: "true", csrf_token: csrf },
     ]);
   });
 });

@@ -149,32 +149,27 @@ describe("the settings action, second-factor cards", () => {
   });
 
   it.each([
-    [
-      { totp_unlink: "true", confirm_action: "totp_unlink" },
-      { method: "totp", totp_unlink: true },
-    ],
-    [{ lookup_secret_reveal: "true" }, { method: "lookup_secret", lookup_secret_reveal: true }],
-    [{ lookup_secret_confirm: "true" }, { method: "lookup_secret", lookup_secret_confirm: true }],
-    [
-      { lookup_secret_disable: "true", confirm_action: "lookup_secret_disable" },
-      { method: "lookup_secret", lookup_secret_disable: true },
-    ],
-    [
-      { code_mfa_enable: "jane@example.gov" },
-      { method: "code", code_mfa_enable: "jane@example.gov" },
-    ],
-    [
-      { code_mfa_disable: "jane@example.gov", confirm_action: "code_mfa_disable" },
-      { method: "code", code_mfa_disable: "jane@example.gov" },
-    ],
-    [{ totp_device_untrust: "device-1" }, { totp_device_untrust: "device-1" }],
-  ])("sends the button %j as %j", async (button, body) => {
-    const { calls } = stubIdentity({ "POST /self-service/settings": saved });
+    [{ totp_unlink: "true", confirm_action: "totp_unlink" }, "totp"],
+    [{ lookup_secret_reveal: "true" }, "lookup_secret"],
+    [{ lookup_secret_confirm: "true" }, "lookup_secret"],
+    [{ lookup_secret_disable: "true", confirm_action: "lookup_secret_disable" }, "lookup_secret"],
+    [{ code_mfa_enable: "jane@example.gov" }, "code"],
+    [{ code_mfa_disable: "jane@example.gov", confirm_action: "code_mfa_disable" }, "code"],
+    [{ totp_device_untrust: "device-1" }, "trusted-devices"],
+  ])(
+    "forwards the button %j as posted, without the confirmation, for the %s card",
+    async (button, group) => {
+      const posted = Object.entries(button).filter(([name]) => name !== "confirm_action");
+      const invalid = { status: 400, body: setupFlow };
+      const { calls } = stubIdentity({ "POST /self-service/settings": invalid });
 
-    await submitSettings(post({ csrf_token: csrf, ...button }));
+      const result = await submitSettings(post({ csrf_token: csrf, ...button }));
 
-    expect(calls[0]?.body).toEqual({ ...body, csrf_token: csrf });
-  });
+      expect(calls[0]?.body).toEqual({ ...Object.fromEntries(posted), csrf_token: csrf });
+      if (result instanceof Response || !("flow" in result.data)) throw new Error("no flow");
+      expect(result.data.group).toBe(group);
+    },
+  );
 
   it("shows new backup codes from the 200 answer to 'generate'", async () => {
     const { calls } = stubIdentity({
@@ -189,11 +184,7 @@ describe("the settings action, second-factor cards", () => {
       }),
     );
 
-    expect(calls[0]?.body).toEqual({
-      method: "lookup_secret",
-      lookup_secret_regenerate: true,
-      csrf_token: csrf,
-    });
+    expect(calls[0]?.body).toEqual({ lookup_secret_regenerate: "true", csrf_token: csrf });
     if (result instanceof Response || !("flow" in result.data)) throw new Error("no flow");
     expect(result.data.group).toBe("lookup_secret");
     expect(result.data.flow.ui.nodes.some((node) => node.attributes.node_type === "text")).toBe(

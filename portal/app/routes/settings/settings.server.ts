@@ -1,5 +1,4 @@
 import { SettingsFlowFromJSON, readIdentityAnswer } from "@portal/client";
-import type { PortalSettingsBody } from "@portal/client";
 import { data, redirect } from "react-router";
 import { followOutcome, flowPageUrl, noticeParam } from "../../flows/follow-outcome.server.ts";
 import type { FlowRoute } from "../../flows/follow-outcome.server.ts";
@@ -10,7 +9,8 @@ import { submitFlow } from "../../flows/submit-flow.server.ts";
 import { loadFlowPage } from "../../flows/load-flow-page.server.ts";
 import type { FlowShape } from "../../flows/identity-outcome.ts";
 import { isRecord } from "../../flows/node-guards.ts";
-import { formToJson, stringField } from "../../flows/submission.ts";
+import { forwardedForm } from "../../flows/forwarded-form.ts";
+import { stringField } from "../../flows/submission.ts";
 import type { FieldErrors } from "../../flows/use-live-errors.ts";
 import { setCookieHeaders } from "../../http/cookies.server.ts";
 import { identityFor } from "../../http/identity.server.ts";
@@ -20,13 +20,17 @@ import { sessionEntropy } from "../../http/session-entropy.server.ts";
 import { toE164 } from "../../ui/phone/phone-number.server.ts";
 import { noticeFromQuery } from "../notice-query.ts";
 import { askFirst } from "./confirmation.server.ts";
-import { secondFactorBody } from "./second-factor-body.ts";
+import { confirmField } from "./confirmations.ts";
+import { settingsGroup } from "./settings-group.ts";
 import { intentField, sessionIdField } from "./sessions.ts";
 import { isAmbiguousSettingsPost } from "./single-action.ts";
 import { loadSessions, submitSessionIntent } from "./sessions.server.ts";
 import { checkPasswordChange, passwordFields, phoneMessages } from "./settings-rules.ts";
 
 const inherited = ["return_to"] as const;
+
+/** Fields the page adds for itself (confirmations, the sessions card); never forwarded. */
+const settingsPortalFields = [passwordFields.confirm, confirmField, intentField, sessionIdField];
 
 function settingsRoute(args: FlowArgs, phase: FlowRoute["phase"]): FlowRoute {
   const returnTo = args.url.searchParams.get("return_to");
@@ -75,35 +79,26 @@ export async function submitSettings(args: FlowArgs) {
   if (form.has(intentField)) {
     return submitSessionIntent(client, form, flowId, settingsRoute(args, "submit"));
   }
-  const fields = formToJson(form, [passwordFields.confirm, sessionIdField]);
-  const method = stringField(fields, "method");
-  const csrf = stringField(fields, "csrf_token");
-  const { frontend, selfService } = client;
-  const secondFactor = secondFactorBody(fields);
-
-  let body: PortalSettingsBody;
+  // The identity service decides by the clicked button what the post is for, as with Kratos' UIs.
+  let body = forwardedForm(form, settingsPortalFields);
   // The card whose form this was: its own validation answers and messages go back to it.
-  let group = method ?? "";
-  if (secondFactor) {
-    ({ body, group } = secondFactor);
-  } else if (method === "password") {
-    const password = stringField(fields, passwordFields.password) ?? "";
+  const group = settingsGroup(body);
+  const { frontend, selfService } = client;
+
+  if (group === "password") {
+    const password = stringField(body, passwordFields.password) ?? "";
     const fieldErrors = checkPasswordChange(password, confirmOf(form));
     if (Object.keys(fieldErrors).length > 0) {
-      return data({ group: method, fieldErrors, values: {} }, { status: 400 });
+      return data({ group, fieldErrors, values: {} }, { status: 400 });
     }
-    body = { method, password, csrf_token: csrf };
-  } else if (method === "profile") {
-    const posted = isRecord(fields.traits) ? { ...fields.traits } : {};
+  } else if (group === "profile") {
+    const posted = isRecord(body.traits) ? { ...body.traits } : {};
     if (typeof posted.phone === "string") {
       const typed = posted.phone.trim();
       const number = typed === "" ? "" : toE164(typed);
       if (number === undefined) {
         const fieldErrors: FieldErrors = { "traits.phone": [phoneMessages.invalid] };
-        return data(
-          { group: method, fieldErrors, values: { "traits.phone": typed } },
-          { status: 400 },
-        );
+        return data({ group, fieldErrors, values: { "traits.phone": typed } }, { status: 400 });
       }
       posted.phone = number;
     }
@@ -120,13 +115,7 @@ export async function submitSettings(args: FlowArgs) {
       if (result.type === "redirect") return result.response;
       return data({ notice: "notice.somethingWentWrong" as const }, { status: 502 });
     }
-    body = {
-      method,
-      traits: profileTraits(outcome.flow, posted),
-      csrf_token: csrf,
-    };
-  } else {
-    return data({ notice: "notice.somethingWentWrong" as const }, { status: 400 });
+    body = { ...body, traits: profileTraits(outcome.flow, posted) };
   }
 
   const route = settingsRoute(args, "submit");
