@@ -87,7 +87,9 @@ async function rawValues(request: FastifyRequest): Promise<Map<string, string[]>
   }
   let form: FormData;
   try {
-    form = await new Response(raw, {
+    // A copy as a plain Uint8Array: also a body under the DOM's types (the portal's tests start
+    // this server in-process and type-check it with them).
+    form = await new Response(new Uint8Array(raw), {
       headers: { "content-type": request.headers["content-type"] ?? "" },
     }).formData();
   } catch (error) {
