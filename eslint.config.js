@@ -3,6 +3,7 @@ import tseslint from "typescript-eslint";
 import globals from "globals";
 import reactHooks from "eslint-plugin-react-hooks";
 import jsxA11y from "eslint-plugin-jsx-a11y";
+import { routeBoundaries } from "./scripts/route-boundaries.ts";
 
 export default tseslint.config(
   {
@@ -56,5 +57,18 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    // One portal page never imports another page's folder, and the shared modules never import
+    // a page's (issue 16; scripts/route-boundaries.ts).
+    files: ["portal/app/**/*.{ts,tsx}"],
+    plugins: {
+      portal: {
+        rules: {
+          "route-boundaries": routeBoundaries(`${import.meta.dirname}/portal/app/routes`),
+        },
+      },
+    },
+    rules: { "portal/route-boundaries": "error" },
   },
 );

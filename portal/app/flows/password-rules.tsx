@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { useTranslator } from "../i18n/translator-context.tsx";
-import { passwordRules } from "../routes/registration/validation.ts";
+import { passwordRules } from "../validation/password.ts";
 
 /** How long typing must pause before the count of met rules is announced. */
 export const announceAfterMs = 1000;

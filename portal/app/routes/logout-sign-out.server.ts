@@ -7,7 +7,7 @@ import { isCrossSitePost } from "../http/cross-site-post.server.ts";
 import { identityFor } from "../http/identity.server.ts";
 import { redirectWithCookies } from "../http/redirects.server.ts";
 import type { Locale } from "../i18n/locales.ts";
-import { forgetAccount } from "./login/remembered-account.server.ts";
+import { forgetAccount } from "../session/remembered-account.server.ts";
 import { afterSignOut } from "./logout-destination.ts";
 import { carriedFields } from "./logout-fields.ts";
 

@@ -2,7 +2,7 @@ import { useRef } from "react";
 import { Link, useLocation, useNavigate } from "react-router";
 import { useTranslator } from "../../i18n/translator-context.tsx";
 import { Dialog, supportsModal } from "../../ui/dialog.tsx";
-import { nodnaHref } from "../registration/nodna.ts";
+import { nodnaHref } from "../nodna.ts";
 
 export const confirmParam = "confirm";
 export const confirmValue = "create-account";

@@ -28,7 +28,7 @@ import {
   accountCookieOptions,
   rememberAccount,
   rememberedAccount,
-} from "./remembered-account.server.ts";
+} from "../../session/remembered-account.server.ts";
 
 /** Parameters a replacement login flow inherits from the page URL. */
 const inherited = ["return_to", "refresh", "aal", "login_challenge"] as const;

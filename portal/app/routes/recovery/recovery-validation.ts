@@ -1,5 +1,6 @@
 import type { FieldErrors } from "../../flows/use-live-errors.ts";
-import { messages, validateEmail } from "../registration/validation.ts";
+import { validateEmail } from "../../validation/email.ts";
+import { messages } from "../../validation/messages.ts";
 
 /** What a recovery submission asks for, after the same checks the browser runs live. */
 export type RecoveryCheck =

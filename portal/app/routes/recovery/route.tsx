@@ -21,7 +21,8 @@ import { localeOf } from "../../i18n/locales.ts";
 import { useTranslator } from "../../i18n/translator-context.tsx";
 import { Card } from "../../ui/card.tsx";
 import { FlowNotice } from "../flow-notice.tsx";
-import { messages, validateEmail } from "../registration/validation.ts";
+import { validateEmail } from "../../validation/email.ts";
+import { messages } from "../../validation/messages.ts";
 import { submitRecovery, loadRecovery } from "./recovery.server.ts";
 import { validateRecovery } from "./recovery-validation.ts";
 

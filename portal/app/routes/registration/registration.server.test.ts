@@ -6,7 +6,7 @@ import { stubIdentity } from "../../../test/identity-stub.ts";
 import { vendorJson } from "../../../test/vendor-flows.ts";
 import { findInput } from "../../flows/node-filters.ts";
 import { loadRegistration, submitRegistration } from "./registration.server.ts";
-import { messages } from "./validation.ts";
+import { messages } from "../../validation/messages.ts";
 
 afterEach(() => {
   vi.unstubAllGlobals();

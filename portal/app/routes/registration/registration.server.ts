@@ -14,7 +14,7 @@ import { setCookieHeaders } from "../../http/cookies.server.ts";
 import { identityFor } from "../../http/identity.server.ts";
 import { redirectWithCookies } from "../../http/redirects.server.ts";
 import { noticeFromQuery } from "../notice-query.ts";
-import { hasNodna, nodnaParam } from "./nodna.ts";
+import { hasNodna, nodnaParam } from "../nodna.ts";
 import { fieldNames, readRegistrationInput, validateRegistration } from "./validation.ts";
 
 const inherited = ["return_to", "login_challenge"] as const;

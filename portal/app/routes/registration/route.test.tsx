@@ -6,7 +6,7 @@ import { describe, expect, it, vi } from "vitest";
 import { renderRoute } from "../../../test/route-stub.tsx";
 import { vendorJson } from "../../../test/vendor-flows.ts";
 import Registration from "./route.tsx";
-import { messages } from "./validation.ts";
+import { messages } from "../../validation/messages.ts";
 
 const flow = RegistrationFlowFromJSON(vendorJson("elements.registration.password.initial.json"));
 

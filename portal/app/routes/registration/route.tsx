@@ -23,7 +23,7 @@ import { Alert } from "../../ui/alert.tsx";
 import { Card } from "../../ui/card.tsx";
 import { FlowNotice } from "../flow-notice.tsx";
 import { loadRegistration, submitRegistration } from "./registration.server.ts";
-import { nodnaHash } from "./nodna.ts";
+import { nodnaHash } from "../nodna.ts";
 import { registrationNodes } from "./registration-nodes.ts";
 import type { RegistrationErrors } from "./validation.ts";
 import {

@@ -1,6 +1,6 @@
 import type { FieldMessage } from "../../flows/messages.ts";
 import type { FieldErrors } from "../../flows/use-live-errors.ts";
-import { validateConfirmPassword, validatePassword } from "../registration/validation.ts";
+import { validateConfirmPassword, validatePassword } from "../../validation/password.ts";
 
 /** The password card's fields; the confirmation is the portal's own and never sent. */
 export const passwordFields = { password: "password", confirm: "confirm_password" } as const;

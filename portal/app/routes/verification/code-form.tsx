@@ -13,7 +13,8 @@ import {
 } from "../../flows/use-live-errors.ts";
 import type { FieldErrors } from "../../flows/use-live-errors.ts";
 import { PhoneNodeField } from "../../ui/phone/phone-node-field.tsx";
-import { isValidEmail, messages } from "../registration/validation.ts";
+import { isValidEmail } from "../../validation/email.ts";
+import { messages } from "../../validation/messages.ts";
 import { addressField, checkVerification, verificationMessages } from "./verification-rules.ts";
 import type { Channel } from "./verification-rules.ts";
 

@@ -1,6 +1,7 @@
 import type { FieldMessage } from "../../flows/messages.ts";
 import type { FieldErrors } from "../../flows/use-live-errors.ts";
-import { isValidEmail, messages } from "../registration/validation.ts";
+import { isValidEmail } from "../../validation/email.ts";
+import { messages } from "../../validation/messages.ts";
 
 /** How a verification code travels: by e-mail, or by text message to a phone. */
 export type Channel = "email" | "sms";

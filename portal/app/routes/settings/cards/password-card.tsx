@@ -15,7 +15,7 @@ import {
 import type { FieldErrors } from "../../../flows/use-live-errors.ts";
 import { useOwnAnswer } from "../../../flows/use-own-answer.ts";
 import { useTranslator } from "../../../i18n/translator-context.tsx";
-import { validateConfirmPassword, validatePassword } from "../../registration/validation.ts";
+import { validateConfirmPassword, validatePassword } from "../../../validation/password.ts";
 import { checkPasswordChange, passwordFields } from "../settings-rules.ts";
 import { CardSection } from "./card-section.tsx";
 import type { SettingsCardProps } from "./settings-card.ts";

@@ -1,5 +1,5 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { readCookie } from "../../http/cookies.server.ts";
+import { readCookie } from "../http/cookies.server.ts";
 
 /**
  * The account name for the second-factor screen when the flow names nobody: with an
