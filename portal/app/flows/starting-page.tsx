@@ -1,6 +1,7 @@
 import { useLocation } from "react-router";
 import { useTranslator } from "../i18n/translator-context.tsx";
 import { Card } from "../ui/card.tsx";
+import { PageTitle } from "../ui/page-title.tsx";
 
 /**
  * The "Starting…" page inside the app, for a client-side navigation whose `.data` request got
@@ -14,8 +15,7 @@ export function StartingPage() {
   const title = t("starting.title");
   return (
     <Card>
-      <title>{`${title} – ${t("brand.name")}`}</title>
-      <h1 className="text-2xl font-semibold">{title}</h1>
+      <PageTitle title={title} />
       <p className="mt-2">{t("starting.body")}</p>
       <a
         href={`${pathname}${search}`}

@@ -7,6 +7,7 @@ import { isOAuth2Problem, oauth2ProblemParam } from "../http/oauth2-answer.serve
 import { localeOf } from "../i18n/locales.ts";
 import { useTranslator } from "../i18n/translator-context.tsx";
 import { Card } from "../ui/card.tsx";
+import { PageTitle } from "../ui/page-title.tsx";
 
 /** Answers of GET /self-service/errors that mean "nothing to show": back to the start. */
 const goneStatuses = [403, 404, 410];
@@ -35,8 +36,7 @@ export default function ErrorPage({ loaderData }: Route.ComponentProps) {
   const problem = loaderData.problem;
   return (
     <Card>
-      <title>{`${t("error.title")} – ${t("brand.name")}`}</title>
-      <h1 className="text-2xl font-semibold">{t("error.title")}</h1>
+      <PageTitle title={t("error.title")} />
       <p className="mt-2">{t(problem ? `error.oauth2.${problem}` : "error.body")}</p>
       <Link
         to={`/${locale}`}

@@ -5,6 +5,7 @@ import { localeOf } from "../i18n/locales.ts";
 import { useTranslator } from "../i18n/translator-context.tsx";
 import { decideHome } from "../session/home-destination.server.ts";
 import { Card } from "../ui/card.tsx";
+import { PageTitle } from "../ui/page-title.tsx";
 
 export async function loader({ request, context, params, url }: Route.LoaderArgs) {
   const locale = localeOf(params);
@@ -18,8 +19,7 @@ export default function Home() {
   const { t, locale } = useTranslator();
   return (
     <Card>
-      <title>{`${t("home.aal2Title")} – ${t("brand.name")}`}</title>
-      <h1 className="text-2xl font-semibold">{t("home.aal2Title")}</h1>
+      <PageTitle title={t("home.aal2Title")} />
       <p className="mt-2">{t("home.aal2Body")}</p>
       <Link
         to={`/${locale}/login?aal=aal2`}

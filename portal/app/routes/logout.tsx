@@ -8,6 +8,7 @@ import { answerLogoutQuestion, loadLogoutQuestion } from "./logout-challenge.ser
 import { logoutChallengeParam, logoutDecisionName } from "./logout-fields.ts";
 import { loadSignOut, submitSignOut } from "./logout-sign-out.server.ts";
 import type { SignOutConfirmation } from "./logout-sign-out.server.ts";
+import { PageTitle } from "../ui/page-title.tsx";
 
 /**
  * Sign-out (the portal's header and settings post here; its own links come here): the identity
@@ -44,8 +45,7 @@ export default function Logout({ loaderData }: Route.ComponentProps) {
   const title = t("logout.title");
   return (
     <Card>
-      <title>{`${title} – ${t("brand.name")}`}</title>
-      <h1 className="text-2xl font-semibold">{title}</h1>
+      <PageTitle title={title} />
       <p className="mt-2 mb-6">
         {loaderData.client
           ? t("logout.question", { client: loaderData.client })
@@ -73,8 +73,7 @@ function ConfirmSignOut({ confirmation }: { confirmation: SignOutConfirmation })
   const title = t("logout.title");
   return (
     <Card>
-      <title>{`${title} – ${t("brand.name")}`}</title>
-      <h1 className="text-2xl font-semibold">{title}</h1>
+      <PageTitle title={title} />
       <p className="mt-2 mb-6">{t("logout.question", { client: t("brand.name") })}</p>
       <form method="post" action={`/${locale}/logout`} className="flex flex-col gap-3">
         {Object.entries(confirmation.fields).map(([name, value]) => (

@@ -1,4 +1,5 @@
 import { Link, useNavigate } from "react-router";
+import { strongLinkStyle } from "./text-link.tsx";
 
 /**
  * "Go back": a step back in the browser's history with JavaScript, and a plain link to
@@ -14,7 +15,7 @@ export function GoBackLink(props: { fallback: string; label: string }) {
         event.preventDefault();
         void navigate(-1);
       }}
-      className="font-medium text-blue-700 underline underline-offset-4 dark:text-blue-300"
+      className={strongLinkStyle}
     >
       {props.label}
     </Link>

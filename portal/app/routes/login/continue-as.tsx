@@ -5,6 +5,8 @@ import { Alert } from "../../ui/alert.tsx";
 import { primaryButton } from "../../ui/buttons.ts";
 import { Card } from "../../ui/card.tsx";
 import { SignOutButton } from "../sign-out-button.tsx";
+import { PageTitle } from "../../ui/page-title.tsx";
+import { linkStyle } from "../../ui/text-link.tsx";
 
 /** The offer as the page receives it (continue-as.server's ContinueAsOffer). */
 interface Offer {
@@ -13,8 +15,6 @@ interface Offer {
   csrfToken: string;
   challenge: string;
 }
-
-const linkStyle = "text-blue-700 underline underline-offset-4 dark:text-blue-300";
 
 /**
  * An OAuth2 login met the portal's own session: one button continues as that account, another
@@ -31,8 +31,7 @@ export function ContinueAs(props: {
   const title = t("login.continueAs.title");
   return (
     <Card>
-      <title>{`${title} – ${t("brand.name")}`}</title>
-      <h1 className="text-2xl font-semibold">{title}</h1>
+      <PageTitle title={title} />
       <p className="mt-1 mb-6 text-slate-700 dark:text-slate-300">
         {props.client
           ? t("login.oauth2Description", { client: props.client })

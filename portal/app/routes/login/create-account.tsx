@@ -3,6 +3,7 @@ import { Link, useLocation, useNavigate } from "react-router";
 import { useTranslator } from "../../i18n/translator-context.tsx";
 import { Dialog, supportsModal } from "../../ui/dialog.tsx";
 import { nodnaHref } from "../nodna.ts";
+import { strongLinkStyle } from "../../ui/text-link.tsx";
 
 export const confirmParam = "confirm";
 export const confirmValue = "create-account";
@@ -46,7 +47,7 @@ export function CreateAccount(props: { openOnLoad: boolean; query: string }) {
             event.preventDefault();
             dialog.showModal();
           }}
-          className="font-medium text-blue-700 underline underline-offset-4 dark:text-blue-300"
+          className={strongLinkStyle}
         >
           {t("login.createAccount")}
         </Link>

@@ -1,5 +1,4 @@
 import { lazy, useEffect, useRef, useState } from "react";
-import { Link } from "react-router";
 import type { ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/route";
 import { keepFormWhenRateLimited } from "../../flows/keep-form-when-rate-limited.server.ts";
@@ -20,6 +19,8 @@ import { flowAccount } from "./flow-account.ts";
 import { enhanceLogin } from "./login-enhancements.ts";
 import { loadLogin, submitLogin } from "./login.server.ts";
 import { fromParam, methodParam } from "./second-factor-params.ts";
+import { PageTitle } from "../../ui/page-title.tsx";
+import { linkStyle, TextLink } from "../../ui/text-link.tsx";
 
 /**
  * The second step (chooser and methods) is its own chunk: a plain sign-in never loads it
@@ -108,8 +109,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
 
   return (
     <Card>
-      <title>{`${title} – ${t("brand.name")}`}</title>
-      <h1 className="text-2xl font-semibold">{title}</h1>
+      <PageTitle title={title} />
       {mode === "plain" && (
         <p className="mt-1 mb-6 text-slate-700 dark:text-slate-300">
           {t(loaderData.client ? "login.oauth2Description" : "login.description", loaderData)}
@@ -156,12 +156,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
       {mode === "plain" ? (
         <>
           <p className="mt-4 text-sm">
-            <Link
-              to={`/${locale}/recovery`}
-              className="text-blue-700 underline underline-offset-4 dark:text-blue-300"
-            >
-              {t("login.forgotPassword")}
-            </Link>
+            <TextLink to={`/${locale}/recovery`}>{t("login.forgotPassword")}</TextLink>
           </p>
           <Divider />
           <CreateAccount
@@ -173,18 +168,11 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
         <div className="mt-4 flex flex-wrap gap-x-6 gap-y-2 text-sm">
           {/* Signs out (a POST: a GET of /logout only asks), then comes back to a fresh sign-in
               (the logout route returns here). */}
-          <SignOutButton
-            buttonProps={{ "data-exit": true }}
-            className="text-blue-700 underline underline-offset-4 dark:text-blue-300"
-          >
+          <SignOutButton buttonProps={{ "data-exit": true }} className={linkStyle}>
             {t("login.useDifferentAccount")}
           </SignOutButton>
           {mode === "refresh" && (
-            <a
-              href={flow.return_to || `/${locale}`}
-              data-exit
-              className="text-blue-700 underline underline-offset-4 dark:text-blue-300"
-            >
+            <a href={flow.return_to || `/${locale}`} data-exit className={linkStyle}>
               {t("login.cancel")}
             </a>
           )}

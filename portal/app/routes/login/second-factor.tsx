@@ -14,8 +14,7 @@ import {
   secondFactorView,
 } from "./second-factor-methods.ts";
 import type { SecondFactorMethod, SecondFactorView } from "./second-factor-methods.ts";
-
-const linkStyle = "font-medium text-blue-700 underline underline-offset-4 dark:text-blue-300";
+import { strongLinkStyle } from "../../ui/text-link.tsx";
 
 /**
  * The second step of signing in (spec §2, §4): one method's form, or a chooser of methods.
@@ -58,7 +57,7 @@ export function SecondFactor(props: { flow: LoginFlow; showErrorSummary: boolean
                 to={hrefWith({ [methodParam]: method, [fromParam]: undefined })}
                 preventScrollReset
                 aria-describedby={`method-${method}-description`}
-                className={`${linkStyle} after:absolute after:inset-0`}
+                className={`${strongLinkStyle} after:absolute after:inset-0`}
               >
                 {t(`login.method.${method}`)}
               </Link>
@@ -145,7 +144,7 @@ function LostDevice(props: {
         <Link
           to={props.hrefWith({ [methodParam]: other, [fromParam]: undefined })}
           preventScrollReset
-          className={linkStyle}
+          className={strongLinkStyle}
         >
           {t(other === "code" ? "login.lostDevice.code" : "login.lostDevice.backupCode")}
         </Link>
@@ -156,7 +155,7 @@ function LostDevice(props: {
     <div className="mt-4 text-sm">
       <p>
         {root?.links?.supportUrl ? (
-          <a href={root.links.supportUrl} className={linkStyle}>
+          <a href={root.links.supportUrl} className={strongLinkStyle}>
             {t("login.lostDevice.support")}
           </a>
         ) : (

@@ -1,6 +1,5 @@
 import { useRef } from "react";
 import type { FormEvent } from "react";
-import { Link } from "react-router";
 import type { Route } from "./+types/route";
 import { keepFormWhenRateLimited } from "../../flows/keep-form-when-rate-limited.server.ts";
 import { FlowForm } from "../../flows/flow-form.tsx";
@@ -25,6 +24,8 @@ import { validateEmail } from "../../validation/email.ts";
 import { messages } from "../../validation/messages.ts";
 import { submitRecovery, loadRecovery } from "./recovery.server.ts";
 import { validateRecovery } from "./recovery-validation.ts";
+import { PageTitle } from "../../ui/page-title.tsx";
+import { TextLink } from "../../ui/text-link.tsx";
 
 export function loader({ request, context, params, url }: Route.LoaderArgs) {
   return loadRecovery({ request, context, locale: localeOf(params), url });
@@ -97,8 +98,7 @@ export default function Recovery({ loaderData, actionData }: Route.ComponentProp
 
   return (
     <Card>
-      <title>{`${t("recovery.title")} – ${t("brand.name")}`}</title>
-      <h1 className="text-2xl font-semibold">{t("recovery.title")}</h1>
+      <PageTitle title={t("recovery.title")} />
       {flow.state === "choose_method" ? (
         <p className="mt-1 mb-6 text-slate-700 dark:text-slate-300">{t("recovery.description")}</p>
       ) : (
@@ -120,12 +120,9 @@ export default function Recovery({ loaderData, actionData }: Route.ComponentProp
         showErrorSummary={actionData !== undefined || live.submitted}
       />
       <p className="mt-6 text-sm">
-        <Link
-          to={`/${locale}/login`}
-          className="font-medium text-blue-700 underline underline-offset-4 dark:text-blue-300"
-        >
+        <TextLink to={`/${locale}/login`} strong>
           {t("flow.goBack")}
-        </Link>
+        </TextLink>
       </p>
     </Card>
   );

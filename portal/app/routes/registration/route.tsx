@@ -1,6 +1,6 @@
 import { useRef, useState } from "react";
 import type { FormEvent } from "react";
-import { Link, useLocation } from "react-router";
+import { useLocation } from "react-router";
 import type { Route } from "./+types/route";
 import { keepFormWhenRateLimited } from "../../flows/keep-form-when-rate-limited.server.ts";
 import { FlowForm } from "../../flows/flow-form.tsx";
@@ -33,6 +33,8 @@ import {
   validateField,
   validateRegistration,
 } from "./validation.ts";
+import { PageTitle } from "../../ui/page-title.tsx";
+import { TextLink } from "../../ui/text-link.tsx";
 
 export function loader({ request, context, params, url }: Route.LoaderArgs) {
   return loadRegistration({ request, context, locale: localeOf(params), url });
@@ -139,8 +141,7 @@ export default function Registration({ loaderData, actionData }: Route.Component
 
   return (
     <Card>
-      <title>{`${t("registration.title")} – ${t("brand.name")}`}</title>
-      <h1 className="text-2xl font-semibold">{t("registration.title")}</h1>
+      <PageTitle title={t("registration.title")} />
       <p className="mt-1 mb-6 text-slate-700 dark:text-slate-300">
         {t("registration.description")}
       </p>
@@ -161,12 +162,9 @@ export default function Registration({ loaderData, actionData }: Route.Component
         showErrorSummary={actionData !== undefined || live.submitted}
       />
       <p className="mt-6 text-sm">
-        <Link
-          to={`/${locale}/login`}
-          className="font-medium text-blue-700 underline underline-offset-4 dark:text-blue-300"
-        >
+        <TextLink to={`/${locale}/login`} strong>
           {t("registration.haveAccount")}
-        </Link>
+        </TextLink>
       </p>
     </Card>
   );

@@ -10,6 +10,7 @@ import { settingsCards } from "./cards/index.ts";
 import { SessionsCard } from "./cards/sessions-card.tsx";
 import type { CardResult } from "./cards/settings-card.ts";
 import { loadSettings, submitSettings } from "./settings.server.ts";
+import { PageTitle } from "../../ui/page-title.tsx";
 
 export function loader({ request, context, params, url }: Route.LoaderArgs) {
   return loadSettings({ request, context, locale: localeOf(params), url });
@@ -42,8 +43,7 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
 
   return (
     <div className="w-full max-w-xl">
-      <title>{`${t("settings.title")} – ${t("brand.name")}`}</title>
-      <h1 className="text-2xl font-semibold">{t("settings.title")}</h1>
+      <PageTitle title={t("settings.title")} />
       <p className="mt-1 mb-6 text-slate-700 dark:text-slate-300">{t("settings.description")}</p>
       <FlowNotice flowId={flow.id} notice={notice} />
       <FlowMessages messages={flow.ui.messages} />

@@ -19,6 +19,7 @@ import { ResendForm } from "./resend-form.tsx";
 import { loadVerification, submitVerification } from "./verification.server.ts";
 import { resendNode, sentChannel, verificationFormNodes } from "./verification-nodes.ts";
 import { offersOtherChannel } from "./verification-rules.ts";
+import { PageTitle } from "../../ui/page-title.tsx";
 
 export function loader({ request, context, params, url }: Route.LoaderArgs) {
   return loadVerification({ request, context, locale: localeOf(params), url });
@@ -78,8 +79,7 @@ export default function Verification({ loaderData, actionData }: Route.Component
 
   return (
     <Card>
-      <title>{`${t("verification.title")} – ${t("brand.name")}`}</title>
-      <h1 className="text-2xl font-semibold">{t("verification.title")}</h1>
+      <PageTitle title={t("verification.title")} />
       {description ? (
         <p className="mt-1 mb-6 text-slate-700 dark:text-slate-300">{description}</p>
       ) : (
