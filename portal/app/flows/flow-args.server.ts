@@ -15,15 +15,29 @@ export interface FlowArgs {
 /** A flow page's own part of its route description (see {@link FlowRoute}). */
 export type FlowRouteRules = Pick<FlowRoute, "returnAfterLogin" | "sessionStatus">;
 
+/**
+ * A flow page's route, declared once by its page: which page, the query parameters a
+ * replacement flow inherits from the page URL, and the page's own rules for a request.
+ */
+export interface FlowPageRoute {
+  page: FlowPage;
+  keep: readonly string[];
+  rules?: (args: FlowArgs) => FlowRouteRules;
+}
+
 /** The route description of a flow page at one phase, as followOutcome needs it. */
 export function flowRoute(
   args: FlowArgs,
-  page: FlowPage,
-  keep: readonly string[],
+  route: FlowPageRoute,
   phase: FlowRoute["phase"],
-  rules: FlowRouteRules = {},
 ): FlowRoute {
-  return { locale: args.locale, page, url: args.url, keep, phase, ...rules };
+  const { page, keep } = route;
+  return { locale: args.locale, page, url: args.url, keep, phase, ...route.rules?.(args) };
+}
+
+/** The rules of a page for signed-out visitors: whoami says whether the browser has a session. */
+export function sessionChecked(args: FlowArgs): FlowRouteRules {
+  return { sessionStatus: browserSessionStatus(args) };
 }
 
 /** whoami's status with the browser's cookies, for {@link FlowRoute.sessionStatus}. */

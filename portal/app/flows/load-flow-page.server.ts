@@ -1,20 +1,17 @@
-import type { IdentityAnswer } from "@portal/client";
+import { readIdentityAnswer } from "@portal/client";
+import type { ApiResponse, IdentityClient } from "@portal/client";
+import { createFlow, getFlow } from "./flow-calls.server.ts";
+import { flowRoute } from "./flow-args.server.ts";
+import type { FlowArgs, FlowPageRoute } from "./flow-args.server.ts";
 import { followOutcome, flowPageUrl, noticeParam } from "./follow-outcome.server.ts";
-import type { FlowRoute } from "./follow-outcome.server.ts";
 import { classifyIdentityAnswer } from "./identity-outcome.ts";
 import type { FlowShape, IdentityOutcome } from "./identity-outcome.ts";
 import { redirectWithCookies } from "../http/redirects.server.ts";
 
-/** What a flow page's loader tells {@link loadFlowPage}: its route and its SDK calls. */
+/** What a flow page's loader adds to {@link loadFlowPage}'s own steps, if anything. */
 export interface FlowPageSteps {
-  /** The page URL's query: `flow` names the flow to show; without it one is created. */
-  query: URLSearchParams;
-  /** The route description for each phase, as {@link followOutcome} needs it. */
-  route: (phase: FlowRoute["phase"]) => FlowRoute;
-  /** Creates a browser flow (the SDK's createBrowser…FlowRaw, read as an answer). */
-  create: () => Promise<IdentityAnswer>;
-  /** Reads the flow of that id (the SDK's get…FlowRaw, read as an answer). */
-  get: (id: string) => Promise<IdentityAnswer>;
+  /** Reads the flow of that id, when the page reads more beside it (the SDK's get…FlowRaw). */
+  get?: (id: string) => Promise<ApiResponse<unknown>>;
   /** A page's own rule laid over the read flow's outcome (e.g. login's unverified address). */
   refine?: (outcome: IdentityOutcome) => IdentityOutcome;
   /** Further query parameters the new flow's page URL carries over. */
@@ -33,14 +30,19 @@ export interface FlowPageFlow {
  * with one the flow is read. Either outcome is followed as spec §8 says: a redirect comes back
  * as a Response, the flow to render as {@link FlowPageFlow}; anything else is a 502.
  */
-export async function loadFlowPage(steps: FlowPageSteps): Promise<Response | FlowPageFlow> {
-  const { query } = steps;
+export async function loadFlowPage(
+  args: FlowArgs,
+  frontend: IdentityClient["frontend"],
+  page: FlowPageRoute,
+  steps: FlowPageSteps = {},
+): Promise<Response | FlowPageFlow> {
+  const query = args.url.searchParams;
   const flowId = query.get("flow");
   const refine = steps.refine ?? ((outcome: IdentityOutcome) => outcome);
 
   if (!flowId) {
-    const answer = await steps.create();
-    const route = steps.route("create");
+    const answer = await readIdentityAnswer(() => createFlow(frontend, page.page, query));
+    const route = flowRoute(args, page, "create");
     const result = await followOutcome(
       classifyIdentityAnswer(answer, { fetched: true }),
       route,
@@ -56,10 +58,11 @@ export async function loadFlowPage(steps: FlowPageSteps): Promise<Response | Flo
     return redirectWithCookies(flowPageUrl(route, extra), answer.setCookies);
   }
 
-  const answer = await steps.get(flowId);
+  const get = steps.get ?? ((id: string) => getFlow(frontend, page.page, id));
+  const answer = await readIdentityAnswer(() => get(flowId));
   const result = await followOutcome(
     refine(classifyIdentityAnswer(answer, { fetched: true })),
-    steps.route("fetch"),
+    flowRoute(args, page, "fetch"),
     answer.setCookies,
   );
   if (result.type === "redirect") return result.response;

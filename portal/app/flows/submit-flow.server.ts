@@ -1,17 +1,21 @@
-import type { IdentityAnswer } from "@portal/client";
+import { readIdentityAnswer } from "@portal/client";
+import type { ApiResponse, IdentityAnswer } from "@portal/client";
 import { data } from "react-router";
 import { setCookieHeaders } from "../http/cookies.server.ts";
+import { flowRoute } from "./flow-args.server.ts";
+import type { FlowArgs, FlowPageRoute } from "./flow-args.server.ts";
 import { followOutcome } from "./follow-outcome.server.ts";
-import type { FlowRoute } from "./follow-outcome.server.ts";
 import { classifyIdentityAnswer } from "./identity-outcome.ts";
 import type { FlowShape, IdentityOutcome } from "./identity-outcome.ts";
 
 /** What a flow page's action tells {@link submitFlow}: its route, its SDK call and its pages. */
 export interface FlowSubmitSteps<Page, Kept extends object> {
-  /** The route description of the submit phase, as {@link followOutcome} needs it. */
-  route: FlowRoute;
-  /** Sends the body (the SDK's update…FlowRaw, read as an answer). */
-  send: () => Promise<IdentityAnswer>;
+  /** The page's request. */
+  args: FlowArgs;
+  /** The page's route, as {@link followOutcome} needs it. */
+  route: FlowPageRoute;
+  /** Sends the body (the SDK's update…FlowRaw). */
+  send: () => Promise<ApiResponse<unknown>>;
   /** A page's own rule laid over the answer's outcome (e.g. login's unverified address). */
   refine?: (outcome: IdentityOutcome) => IdentityOutcome;
   /** The cookies the response sets: the answer's, unless the page adds its own (login). */
@@ -34,10 +38,11 @@ export interface FlowSubmitSteps<Page, Kept extends object> {
 export async function submitFlow<Page, Kept extends object = Record<never, never>>(
   steps: FlowSubmitSteps<Page, Kept>,
 ) {
-  const answer = await steps.send();
+  const answer = await readIdentityAnswer(steps.send);
   const setCookies = steps.cookies?.(answer) ?? answer.setCookies;
   const outcome = classifyIdentityAnswer(answer);
-  const result = await followOutcome(steps.refine?.(outcome) ?? outcome, steps.route, setCookies);
+  const route = flowRoute(steps.args, steps.route, "submit");
+  const result = await followOutcome(steps.refine?.(outcome) ?? outcome, route, setCookies);
   const headers = setCookieHeaders(setCookies);
   switch (result.type) {
     case "redirect":

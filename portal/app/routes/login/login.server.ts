@@ -1,11 +1,10 @@
-import { LoginFlowFromJSON, readIdentityAnswer } from "@portal/client";
+import { LoginFlowFromJSON } from "@portal/client";
 import { data, redirect } from "react-router";
 import { getConfig } from "../../config.server.ts";
 import { noticeParam } from "../../flows/follow-outcome.server.ts";
-import type { FlowRoute } from "../../flows/follow-outcome.server.ts";
 import { flowReturnTo } from "../../flows/flow-return-to.server.ts";
-import { browserSessionStatus, flowRoute } from "../../flows/flow-args.server.ts";
-import type { FlowArgs } from "../../flows/flow-args.server.ts";
+import { sessionChecked } from "../../flows/flow-args.server.ts";
+import type { FlowArgs, FlowPageRoute } from "../../flows/flow-args.server.ts";
 import { submitFlow } from "../../flows/submit-flow.server.ts";
 import { loadFlowPage } from "../../flows/load-flow-page.server.ts";
 import type { IdentityOutcome } from "../../flows/identity-outcome.ts";
@@ -30,32 +29,20 @@ import {
   rememberedAccount,
 } from "../../session/remembered-account.server.ts";
 
-/** Parameters a replacement login flow inherits from the page URL. */
-const inherited = ["return_to", "refresh", "aal", "login_challenge"] as const;
+/** The login page: a replacement flow inherits these parameters from the page URL. */
+const loginRoute: FlowPageRoute = {
+  page: "login",
+  keep: ["return_to", "refresh", "aal", "login_challenge"],
+  rules: sessionChecked,
+};
 
 /** Fields the page adds for itself; the identity service never sees them. */
 export const loginPortalFields = ["remember_me", continueAsField];
 
-function loginRoute(args: FlowArgs, phase: FlowRoute["phase"]): FlowRoute {
-  return flowRoute(args, "login", inherited, phase, { sessionStatus: browserSessionStatus(args) });
-}
-
 export async function loadLogin(args: FlowArgs) {
   const { frontend } = identityFor(args.request, args.context, args.locale);
   const query = args.url.searchParams;
-  const page = await loadFlowPage({
-    query,
-    route: (phase) => loginRoute(args, phase),
-    create: () =>
-      readIdentityAnswer(() =>
-        frontend.createBrowserLoginFlowRaw({
-          refresh: query.get("refresh") === "true" ? true : undefined,
-          aal: query.get("aal") ?? undefined,
-          returnTo: query.get("return_to") ?? undefined,
-          loginChallenge: query.get("login_challenge") ?? undefined,
-        }),
-      ),
-    get: (id) => readIdentityAnswer(() => frontend.getLoginFlowRaw({ id })),
+  const page = await loadFlowPage(args, frontend, loginRoute, {
     refine: asksForVerification,
     carry: (params): Record<string, string> => (params.get("invalid") ? { invalid: "true" } : {}),
   });
@@ -113,8 +100,9 @@ export async function submitLogin(args: FlowArgs) {
   const { selfService } = identityFor(args.request, args.context, args.locale);
   // Set-Cookie of the answer (session, ory_trusted_device) reaches the browser on every path.
   return submitFlow({
-    route: loginRoute(args, "submit"),
-    send: () => readIdentityAnswer(() => selfService.updateLoginFlowRaw({ flow: flowId, body })),
+    args,
+    route: loginRoute,
+    send: () => selfService.updateLoginFlowRaw({ flow: flowId, body }),
     refine: asksForVerification,
     cookies: (answer) => withRememberedAccount(body, answer.setCookies),
     render: (flow) => ({ flow: LoginFlowFromJSON(flow) }),

@@ -1,10 +1,9 @@
-import { RecoveryFlowFromJSON, readIdentityAnswer } from "@portal/client";
+import { RecoveryFlowFromJSON } from "@portal/client";
 import type { UpdateRecoveryFlowBody } from "@portal/client";
 import { data, redirect } from "react-router";
 import { noticeParam } from "../../flows/follow-outcome.server.ts";
-import type { FlowRoute } from "../../flows/follow-outcome.server.ts";
-import { browserSessionStatus, flowRoute } from "../../flows/flow-args.server.ts";
-import type { FlowArgs } from "../../flows/flow-args.server.ts";
+import { sessionChecked } from "../../flows/flow-args.server.ts";
+import type { FlowArgs, FlowPageRoute } from "../../flows/flow-args.server.ts";
 import { submitFlow } from "../../flows/submit-flow.server.ts";
 import { loadFlowPage } from "../../flows/load-flow-page.server.ts";
 import { formToJson, stringField } from "../../flows/submission.ts";
@@ -14,27 +13,17 @@ import { redirectWithCookies } from "../../http/redirects.server.ts";
 import { noticeFromQuery } from "../notice-query.ts";
 import { validateRecovery } from "./recovery-validation.ts";
 
-const inherited = ["return_to"] as const;
-
-function recoveryRoute(args: FlowArgs, phase: FlowRoute["phase"]): FlowRoute {
-  return flowRoute(args, "recovery", inherited, phase, {
-    sessionStatus: browserSessionStatus(args),
-  });
-}
+const recoveryRoute: FlowPageRoute = {
+  page: "recovery",
+  keep: ["return_to"],
+  rules: sessionChecked,
+};
 
 export async function loadRecovery(args: FlowArgs) {
   const { frontend } = identityFor(args.request, args.context, args.locale);
   const query = args.url.searchParams;
-  const page = await loadFlowPage({
-    query,
-    route: (phase) => recoveryRoute(args, phase),
-    // Created here with the page's locale as Accept-Language: the code e-mail uses that language.
-    create: () =>
-      readIdentityAnswer(() =>
-        frontend.createBrowserRecoveryFlowRaw({ returnTo: query.get("return_to") ?? undefined }),
-      ),
-    get: (id) => readIdentityAnswer(() => frontend.getRecoveryFlowRaw({ id })),
-  });
+  // Created here with the page's locale as Accept-Language: the code e-mail uses that language.
+  const page = await loadFlowPage(args, frontend, recoveryRoute);
   if (page instanceof Response) return page;
   return data(
     { flow: RecoveryFlowFromJSON(page.flow), notice: noticeFromQuery(query.get(noticeParam)) },
@@ -63,11 +52,9 @@ export async function submitRecovery(args: FlowArgs) {
   // Success is 200 with continue_with show_settings_ui and the new session's cookie; a spent
   // flow is a 303 to its replacement. Both arrive here as redirects that carry every cookie.
   return submitFlow({
-    route: recoveryRoute(args, "submit"),
-    send: () =>
-      readIdentityAnswer(() =>
-        frontend.updateRecoveryFlowRaw({ flow: flowId, updateRecoveryFlowBody: body }),
-      ),
+    args,
+    route: recoveryRoute,
+    send: () => frontend.updateRecoveryFlowRaw({ flow: flowId, updateRecoveryFlowBody: body }),
     render: (flow) => ({ flow: RecoveryFlowFromJSON(flow), values: checked.values }),
     success: (setCookies) => redirectWithCookies(`/${args.locale}`, setCookies),
     kept: { values: checked.values },

@@ -1,11 +1,10 @@
-import { RegistrationFlowFromJSON, readIdentityAnswer } from "@portal/client";
+import { RegistrationFlowFromJSON } from "@portal/client";
 import type { UpdateRegistrationFlowBody } from "@portal/client";
 import { data, redirect } from "react-router";
 import { noticeParam } from "../../flows/follow-outcome.server.ts";
-import type { FlowRoute } from "../../flows/follow-outcome.server.ts";
 import { flowReturnTo } from "../../flows/flow-return-to.server.ts";
-import { browserSessionStatus, flowRoute } from "../../flows/flow-args.server.ts";
-import type { FlowArgs } from "../../flows/flow-args.server.ts";
+import { sessionChecked } from "../../flows/flow-args.server.ts";
+import type { FlowArgs, FlowPageRoute } from "../../flows/flow-args.server.ts";
 import { submitFlow } from "../../flows/submit-flow.server.ts";
 import { loadFlowPage } from "../../flows/load-flow-page.server.ts";
 import { isRecord } from "../../flows/node-guards.ts";
@@ -17,32 +16,19 @@ import { noticeFromQuery } from "../notice-query.ts";
 import { hasNodna, nodnaParam } from "../nodna.ts";
 import { fieldNames, readRegistrationInput, validateRegistration } from "./validation.ts";
 
-const inherited = ["return_to", "login_challenge"] as const;
+const registrationRoute: FlowPageRoute = {
+  page: "registration",
+  keep: ["return_to", "login_challenge"],
+  rules: sessionChecked,
+};
 
 /** The confirm fields are the portal's own; the identity service never sees them. */
 const portalFields = [fieldNames.confirmEmail, fieldNames.confirmPassword];
 
-function registrationRoute(args: FlowArgs, phase: FlowRoute["phase"]): FlowRoute {
-  return flowRoute(args, "registration", inherited, phase, {
-    sessionStatus: browserSessionStatus(args),
-  });
-}
-
 export async function loadRegistration(args: FlowArgs) {
   const { frontend } = identityFor(args.request, args.context, args.locale);
   const query = args.url.searchParams;
-  const page = await loadFlowPage({
-    query,
-    route: (phase) => registrationRoute(args, phase),
-    create: () =>
-      readIdentityAnswer(() =>
-        frontend.createBrowserRegistrationFlowRaw({
-          returnTo: query.get("return_to") ?? undefined,
-          // Registering in the middle of an OAuth2 sign-in completes that sign-in (Kratos accepts it).
-          loginChallenge: query.get("login_challenge") ?? undefined,
-        }),
-      ),
-    get: (id) => readIdentityAnswer(() => frontend.getRegistrationFlowRaw({ id })),
+  const page = await loadFlowPage(args, frontend, registrationRoute, {
     carry: (params): Record<string, string> => (hasNodna(params) ? { [nodnaParam]: "1" } : {}),
   });
   if (page instanceof Response) return page;
@@ -82,11 +68,10 @@ export async function submitRegistration(args: FlowArgs) {
 
   const { frontend } = identityFor(args.request, args.context, args.locale);
   return submitFlow({
-    route: registrationRoute(args, "submit"),
+    args,
+    route: registrationRoute,
     send: () =>
-      readIdentityAnswer(() =>
-        frontend.updateRegistrationFlowRaw({ flow: flowId, updateRegistrationFlowBody: body }),
-      ),
+      frontend.updateRegistrationFlowRaw({ flow: flowId, updateRegistrationFlowBody: body }),
     render: (flow) => ({ flow: RegistrationFlowFromJSON(flow), values }),
     success: async (setCookies) => {
       const returnTo = await flowReturnTo(() => frontend.getRegistrationFlowRaw({ id: flowId }));

@@ -1,10 +1,9 @@
 import { SettingsFlowFromJSON, readIdentityAnswer } from "@portal/client";
 import { data, redirect } from "react-router";
 import { followOutcome, flowPageUrl, noticeParam } from "../../flows/follow-outcome.server.ts";
-import type { FlowRoute } from "../../flows/follow-outcome.server.ts";
 import { classifyIdentityAnswer } from "../../flows/identity-outcome.ts";
 import { flowRoute } from "../../flows/flow-args.server.ts";
-import type { FlowArgs } from "../../flows/flow-args.server.ts";
+import type { FlowArgs, FlowPageRoute, FlowRouteRules } from "../../flows/flow-args.server.ts";
 import { submitFlow } from "../../flows/submit-flow.server.ts";
 import { loadFlowPage } from "../../flows/load-flow-page.server.ts";
 import type { FlowShape } from "../../flows/identity-outcome.ts";
@@ -27,32 +26,22 @@ import { isAmbiguousSettingsPost } from "./single-action.ts";
 import { loadSessions, submitSessionIntent } from "./sessions.server.ts";
 import { checkPasswordChange, passwordFields, phoneMessages } from "./settings-rules.ts";
 
-const inherited = ["return_to"] as const;
+const settingsRoute: FlowPageRoute = { page: "settings", keep: ["return_to"], rules: signInFirst };
 
 /** Fields the page adds for itself (confirmations, the sessions card); never forwarded. */
 const settingsPortalFields = [passwordFields.confirm, confirmField, intentField, sessionIdField];
 
-function settingsRoute(args: FlowArgs, phase: FlowRoute["phase"]): FlowRoute {
+/** Spec §6: without a session the user signs in first and comes back here. */
+function signInFirst(args: FlowArgs): FlowRouteRules {
   const returnTo = args.url.searchParams.get("return_to");
   const here = `/${args.locale}/settings${returnTo ? `?return_to=${encodeURIComponent(returnTo)}` : ""}`;
-  // Spec §6: without a session the user signs in first and comes back here.
-  return flowRoute(args, "settings", inherited, phase, {
-    returnAfterLogin: absolutePortalUrl(here),
-  });
+  return { returnAfterLogin: absolutePortalUrl(here) };
 }
 
 export async function loadSettings(args: FlowArgs) {
   const { frontend } = identityFor(args.request, args.context, args.locale);
   const query = args.url.searchParams;
-  const page = await loadFlowPage({
-    query,
-    route: (phase) => settingsRoute(args, phase),
-    create: () =>
-      readIdentityAnswer(() =>
-        frontend.createBrowserSettingsFlowRaw({ returnTo: query.get("return_to") ?? undefined }),
-      ),
-    get: (id) => readIdentityAnswer(() => frontend.getSettingsFlowRaw({ id })),
-  });
+  const page = await loadFlowPage(args, frontend, settingsRoute);
   if (page instanceof Response) return page;
   return data(
     {
@@ -77,7 +66,7 @@ export async function submitSettings(args: FlowArgs) {
   const ask = await askFirst({ ...args, form, flowId, frontend: client.frontend });
   if (ask) return ask;
   if (form.has(intentField)) {
-    return submitSessionIntent(client, form, flowId, settingsRoute(args, "submit"));
+    return submitSessionIntent(client, form, flowId, flowRoute(args, settingsRoute, "submit"));
   }
   // The identity service decides by the clicked button what the post is for, as with Kratos' UIs.
   let body = forwardedForm(form, settingsPortalFields);
@@ -109,7 +98,7 @@ export async function submitSettings(args: FlowArgs) {
     if (outcome.kind !== "flow") {
       const result = await followOutcome(
         outcome,
-        settingsRoute(args, "submit"),
+        flowRoute(args, settingsRoute, "submit"),
         current.setCookies,
       );
       if (result.type === "redirect") return result.response;
@@ -118,15 +107,18 @@ export async function submitSettings(args: FlowArgs) {
     body = { ...body, traits: profileTraits(outcome.flow, posted) };
   }
 
-  const route = settingsRoute(args, "submit");
   return submitFlow({
-    route,
-    send: () => readIdentityAnswer(() => selfService.updateSettingsFlowRaw({ flow: flowId, body })),
+    args,
+    route: settingsRoute,
+    send: () => selfService.updateSettingsFlowRaw({ flow: flowId, body }),
     render: (flow) => ({
       group,
       flow: SettingsFlowFromJSON(withRecoveryMinutes(flow, new Date())),
     }),
-    success: (setCookies) => redirectWithCookies(flowPageUrl(route, { flow: flowId }), setCookies),
+    success: (setCookies) => {
+      const here = flowPageUrl(flowRoute(args, settingsRoute, "submit"), { flow: flowId });
+      return redirectWithCookies(here, setCookies);
+    },
   });
 }
 

@@ -1,10 +1,8 @@
-import { VerificationFlowFromJSON, readIdentityAnswer, readIdentityResponse } from "@portal/client";
+import { VerificationFlowFromJSON, readIdentityResponse } from "@portal/client";
 import type { IdentityResponse, Session, UpdateVerificationFlowBody, UiNode } from "@portal/client";
 import { data, redirect } from "react-router";
 import { noticeParam } from "../../flows/follow-outcome.server.ts";
-import type { FlowRoute } from "../../flows/follow-outcome.server.ts";
-import { flowRoute } from "../../flows/flow-args.server.ts";
-import type { FlowArgs } from "../../flows/flow-args.server.ts";
+import type { FlowArgs, FlowPageRoute } from "../../flows/flow-args.server.ts";
 import { submitFlow } from "../../flows/submit-flow.server.ts";
 import { loadFlowPage } from "../../flows/load-flow-page.server.ts";
 import { isAnchorAttributes } from "../../flows/node-guards.ts";
@@ -18,37 +16,24 @@ import { noticeFromQuery } from "../notice-query.ts";
 import { addressField, channelField, checkVerification, isChannel } from "./verification-rules.ts";
 import type { Channel, ListedAddress } from "./verification-rules.ts";
 
-const inherited = ["return_to", "channel"] as const;
-
-function verificationRoute(args: FlowArgs, phase: FlowRoute["phase"]): FlowRoute {
-  return flowRoute(args, "verification", inherited, phase);
-}
+const verificationRoute: FlowPageRoute = { page: "verification", keep: ["return_to", "channel"] };
 
 export async function loadVerification(args: FlowArgs) {
   const { frontend } = identityFor(args.request, args.context, args.locale);
   const query = args.url.searchParams;
   // The signed-in user's addresses, read alongside the flow (only when there is one to show).
-  const read: { session?: IdentityResponse<Session> } = {};
-  const page = await loadFlowPage({
-    query,
-    route: (phase) => verificationRoute(args, phase),
-    create: () =>
-      readIdentityAnswer(() =>
-        frontend.createBrowserVerificationFlowRaw({
-          returnTo: query.get("return_to") ?? undefined,
-        }),
-      ),
-    get: async (id) => {
-      const [answer, session] = await Promise.all([
-        readIdentityAnswer(() => frontend.getVerificationFlowRaw({ id })),
-        readIdentityResponse(() => frontend.toSessionRaw({})),
-      ]);
-      read.session = session;
-      return answer;
+  let reading: Promise<IdentityResponse<Session>> | undefined;
+  const page = await loadFlowPage(args, frontend, verificationRoute, {
+    get: (id) => {
+      reading = readIdentityResponse(() => frontend.toSessionRaw({}));
+      // Its failure (e.g. rate-limited) is this loader's once awaited below, unless the flow's
+      // own came first, as in a Promise.all of both.
+      reading.catch(() => undefined);
+      return frontend.getVerificationFlowRaw({ id });
     },
   });
+  const session = await reading;
   if (page instanceof Response) return page;
-  const { session } = read;
   const channel = query.get("channel");
   const flow = VerificationFlowFromJSON(page.flow);
   return data(
@@ -94,11 +79,10 @@ export async function submitVerification(args: FlowArgs) {
       : { method: "code", email: checked.address, csrf_token: csrf };
   const { frontend } = identityFor(args.request, args.context, args.locale);
   return submitFlow({
-    route: verificationRoute(args, "submit"),
+    args,
+    route: verificationRoute,
     send: () =>
-      readIdentityAnswer(() =>
-        frontend.updateVerificationFlowRaw({ flow: flowId, updateVerificationFlowBody: body }),
-      ),
+      frontend.updateVerificationFlowRaw({ flow: flowId, updateVerificationFlowBody: body }),
     render: (shape) => {
       const flow = VerificationFlowFromJSON(shape);
       return { flow, continueHref: continueHref(flow.ui.nodes), values };
