@@ -6,6 +6,7 @@ import { hasErrors, nodeLabel, nodeMessages, translateMessage } from "./messages
 import type { InputAttributes, NodeWith } from "./node-guards.ts";
 import type { NodeRenderOptions } from "./node-render-options.ts";
 import { useHydrated } from "./use-hydrated.ts";
+import { LineIcon } from "../ui/line-icon.tsx";
 
 const htmlInputTypes = new Set([
   "text",
@@ -152,17 +153,10 @@ export function labelText(
 
 function EyeIcon(props: { crossed: boolean }) {
   return (
-    <svg
-      aria-hidden="true"
-      viewBox="0 0 24 24"
-      className="size-5"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="2"
-    >
+    <LineIcon>
       <path d="M2 12s3.5-7 10-7 10 7 10 7-3.5 7-10 7S2 12 2 12Z" />
       <circle cx="12" cy="12" r="3" />
       {props.crossed && <path d="M3 3l18 18" />}
-    </svg>
+    </LineIcon>
   );
 }

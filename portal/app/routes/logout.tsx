@@ -3,6 +3,7 @@ import type { Route } from "./+types/logout";
 import { localeOf } from "../i18n/locales.ts";
 import { useTranslator } from "../i18n/translator-context.tsx";
 import { primaryButton, secondaryButton } from "../ui/buttons.ts";
+import { ChoiceButtons } from "../ui/choice-buttons.tsx";
 import { Card } from "../ui/card.tsx";
 import { answerLogoutQuestion, loadLogoutQuestion } from "./logout-challenge.server.ts";
 import { logoutChallengeParam, logoutDecisionName } from "./logout-fields.ts";
@@ -53,12 +54,11 @@ export default function Logout({ loaderData }: Route.ComponentProps) {
       </p>
       <Form method="post" className="flex flex-col gap-3">
         <input type="hidden" name={logoutChallengeParam} value={loaderData.challenge} />
-        <button type="submit" name={logoutDecisionName} value="yes" className={primaryButton}>
-          {t("logout.yes")}
-        </button>
-        <button type="submit" name={logoutDecisionName} value="no" className={secondaryButton}>
-          {t("logout.no")}
-        </button>
+        <ChoiceButtons
+          name={logoutDecisionName}
+          yes={{ value: "yes", label: t("logout.yes") }}
+          no={{ value: "no", label: t("logout.no") }}
+        />
       </Form>
     </Card>
   );

@@ -2,6 +2,7 @@ import { useLocation } from "react-router";
 import { useTranslator } from "../i18n/translator-context.tsx";
 import { otherTheme } from "../theme/theme.ts";
 import { useTheme } from "../theme/theme-context.tsx";
+import { LineIcon } from "./line-icon.tsx";
 
 /**
  * Without JavaScript this is a form: POST /theme sets the cookie and redirects back here.
@@ -49,16 +50,9 @@ function MoonIcon() {
 
 function SunIcon() {
   return (
-    <svg
-      aria-hidden="true"
-      viewBox="0 0 24 24"
-      className="size-5"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="2"
-    >
+    <LineIcon>
       <circle cx="12" cy="12" r="4" />
       <path d="M12 2v2M12 20v2M4.9 4.9l1.4 1.4M17.7 17.7l1.4 1.4M2 12h2M20 12h2M4.9 19.1l1.4-1.4M17.7 6.3l1.4-1.4" />
-    </svg>
+    </LineIcon>
   );
 }

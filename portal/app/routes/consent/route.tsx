@@ -2,7 +2,7 @@ import { Form } from "react-router";
 import type { Route } from "./+types/route";
 import { localeOf } from "../../i18n/locales.ts";
 import { useTranslator } from "../../i18n/translator-context.tsx";
-import { primaryButton, secondaryButton } from "../../ui/buttons.ts";
+import { ChoiceButtons } from "../../ui/choice-buttons.tsx";
 import { Card } from "../../ui/card.tsx";
 import { Checkbox } from "../../ui/checkbox.tsx";
 import { loadConsent, submitConsent } from "./consent.server.ts";
@@ -61,12 +61,11 @@ export default function Consent({ loaderData }: Route.ComponentProps) {
           label={t("consent.remember")}
           className="mb-2"
         />
-        <button type="submit" name={decisionName} value="allow" className={primaryButton}>
-          {t("consent.allow")}
-        </button>
-        <button type="submit" name={decisionName} value="deny" className={secondaryButton}>
-          {t("consent.deny")}
-        </button>
+        <ChoiceButtons
+          name={decisionName}
+          yes={{ value: "allow", label: t("consent.allow") }}
+          no={{ value: "deny", label: t("consent.deny") }}
+        />
       </Form>
       {(client.policy || client.tos) && (
         <p className="mt-6 flex flex-wrap gap-x-6 gap-y-2 text-sm">

@@ -1,12 +1,11 @@
 import { lazy, useEffect, useRef, useState } from "react";
 import type { ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/route";
-import { keepFormWhenRateLimited } from "../../flows/keep-form-when-rate-limited.server.ts";
+import { flowAction, flowLoader } from "../../flows/flow-route-module.server.ts";
 import { FlowForm } from "../../flows/flow-form.tsx";
 import { FlowMessages } from "../../flows/flow-messages.tsx";
 import { codeErrorsOnField } from "../../flows/code-errors.ts";
 import { isRecord } from "../../flows/node-guards.ts";
-import { localeOf } from "../../i18n/locales.ts";
 import { useTranslator } from "../../i18n/translator-context.tsx";
 import { Alert } from "../../ui/alert.tsx";
 import { Card } from "../../ui/card.tsx";
@@ -37,15 +36,9 @@ const ContinueAs = lazy(() =>
   import("./continue-as.tsx").then((module) => ({ default: module.ContinueAs })),
 );
 
-export function loader({ request, context, params, url }: Route.LoaderArgs) {
-  return loadLogin({ request, context, locale: localeOf(params), url });
-}
+export const loader = flowLoader(loadLogin);
 
-export function action({ request, context, params, url }: Route.ActionArgs) {
-  return keepFormWhenRateLimited(request, () =>
-    submitLogin({ request, context, locale: localeOf(params), url }),
-  );
-}
+export const action = flowAction(submitLogin);
 
 /**
  * Choosing a second-factor method only changes ?method=/?from=: the flow stays the same, so

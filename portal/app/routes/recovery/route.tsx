@@ -1,7 +1,7 @@
 import { useRef } from "react";
 import type { FormEvent } from "react";
 import type { Route } from "./+types/route";
-import { keepFormWhenRateLimited } from "../../flows/keep-form-when-rate-limited.server.ts";
+import { flowAction, flowLoader } from "../../flows/flow-route-module.server.ts";
 import { FlowForm } from "../../flows/flow-form.tsx";
 import { FlowMessages } from "../../flows/flow-messages.tsx";
 import { codeErrorsOnField } from "../../flows/code-errors.ts";
@@ -16,7 +16,6 @@ import {
   useLiveErrors,
 } from "../../flows/use-live-errors.ts";
 import type { FieldErrors } from "../../flows/use-live-errors.ts";
-import { localeOf } from "../../i18n/locales.ts";
 import { useTranslator } from "../../i18n/translator-context.tsx";
 import { Card } from "../../ui/card.tsx";
 import { FlowNotice } from "../flow-notice.tsx";
@@ -27,15 +26,9 @@ import { validateRecovery } from "./recovery-validation.ts";
 import { PageTitle } from "../../ui/page-title.tsx";
 import { TextLink } from "../../ui/text-link.tsx";
 
-export function loader({ request, context, params, url }: Route.LoaderArgs) {
-  return loadRecovery({ request, context, locale: localeOf(params), url });
-}
+export const loader = flowLoader(loadRecovery);
 
-export function action({ request, context, params, url }: Route.ActionArgs) {
-  return keepFormWhenRateLimited(request, () =>
-    submitRecovery({ request, context, locale: localeOf(params), url }),
-  );
-}
+export const action = flowAction(submitRecovery);
 
 const fieldOrder = ["email", "code"];
 

@@ -2,7 +2,7 @@ import { useRef, useState } from "react";
 import type { FormEvent } from "react";
 import { useLocation } from "react-router";
 import type { Route } from "./+types/route";
-import { keepFormWhenRateLimited } from "../../flows/keep-form-when-rate-limited.server.ts";
+import { flowAction, flowLoader } from "../../flows/flow-route-module.server.ts";
 import { FlowForm } from "../../flows/flow-form.tsx";
 import { FlowMessages } from "../../flows/flow-messages.tsx";
 import { lowercaseInPlace } from "../../flows/lowercase-input.ts";
@@ -17,7 +17,6 @@ import {
   showsError,
   useLiveErrors,
 } from "../../flows/use-live-errors.ts";
-import { localeOf } from "../../i18n/locales.ts";
 import { useTranslator } from "../../i18n/translator-context.tsx";
 import { Alert } from "../../ui/alert.tsx";
 import { Card } from "../../ui/card.tsx";
@@ -36,15 +35,9 @@ import {
 import { PageTitle } from "../../ui/page-title.tsx";
 import { TextLink } from "../../ui/text-link.tsx";
 
-export function loader({ request, context, params, url }: Route.LoaderArgs) {
-  return loadRegistration({ request, context, locale: localeOf(params), url });
-}
+export const loader = flowLoader(loadRegistration);
 
-export function action({ request, context, params, url }: Route.ActionArgs) {
-  return keepFormWhenRateLimited(request, () =>
-    submitRegistration({ request, context, locale: localeOf(params), url }),
-  );
-}
+export const action = flowAction(submitRegistration);
 
 const passwordRulesId = "password-rules";
 

@@ -1,9 +1,8 @@
 import type { UiNode } from "@portal/client";
 import type { Route } from "./+types/route";
-import { keepFormWhenRateLimited } from "../../flows/keep-form-when-rate-limited.server.ts";
+import { flowAction, flowLoader } from "../../flows/flow-route-module.server.ts";
 import { FlowMessages } from "../../flows/flow-messages.tsx";
 import { inputValue } from "../../flows/node-filters.ts";
-import { localeOf } from "../../i18n/locales.ts";
 import { useTranslator } from "../../i18n/translator-context.tsx";
 import { FlowNotice } from "../flow-notice.tsx";
 import { settingsCards } from "./cards/index.ts";
@@ -12,15 +11,9 @@ import type { CardResult } from "./cards/settings-card.ts";
 import { loadSettings, submitSettings } from "./settings.server.ts";
 import { PageTitle } from "../../ui/page-title.tsx";
 
-export function loader({ request, context, params, url }: Route.LoaderArgs) {
-  return loadSettings({ request, context, locale: localeOf(params), url });
-}
+export const loader = flowLoader(loadSettings);
 
-export function action({ request, context, params, url }: Route.ActionArgs) {
-  return keepFormWhenRateLimited(request, () =>
-    submitSettings({ request, context, locale: localeOf(params), url }),
-  );
-}
+export const action = flowAction(submitSettings);
 
 /** A card's form posts its own group's nodes and the flow's shared ones (the CSRF token). */
 function cardNodes(nodes: readonly UiNode[], group: string): UiNode[] {

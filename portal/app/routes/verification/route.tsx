@@ -1,12 +1,11 @@
 import type { Route } from "./+types/route";
-import { keepFormWhenRateLimited } from "../../flows/keep-form-when-rate-limited.server.ts";
+import { flowAction, flowLoader } from "../../flows/flow-route-module.server.ts";
 import { FlowMessages } from "../../flows/flow-messages.tsx";
 import { codeErrorsOnField } from "../../flows/code-errors.ts";
 import { fromUiText, translateMessage } from "../../flows/messages.ts";
 import { findInput, inputValue } from "../../flows/node-filters.ts";
 import { isAnchorAttributes } from "../../flows/node-guards.ts";
 import type { FieldErrors } from "../../flows/use-live-errors.ts";
-import { localeOf } from "../../i18n/locales.ts";
 import { useTranslator } from "../../i18n/translator-context.tsx";
 import { primaryButton } from "../../ui/buttons.ts";
 import { Card } from "../../ui/card.tsx";
@@ -21,15 +20,9 @@ import { resendNode, sentChannel, verificationFormNodes } from "./verification-n
 import { offersOtherChannel } from "./verification-rules.ts";
 import { PageTitle } from "../../ui/page-title.tsx";
 
-export function loader({ request, context, params, url }: Route.LoaderArgs) {
-  return loadVerification({ request, context, locale: localeOf(params), url });
-}
+export const loader = flowLoader(loadVerification);
 
-export function action({ request, context, params, url }: Route.ActionArgs) {
-  return keepFormWhenRateLimited(request, () =>
-    submitVerification({ request, context, locale: localeOf(params), url }),
-  );
-}
+export const action = flowAction(submitVerification);
 
 export default function Verification({ loaderData, actionData }: Route.ComponentProps) {
   const translator = useTranslator();
