@@ -18,6 +18,8 @@ import {
 import { widenPolicy } from "./app/http/csp-origins.ts";
 import { identityError } from "./app/http/identity-error-body.server.ts";
 import { createIdentityReadiness } from "./app/http/identity-readiness.server.ts";
+import { trackDrain } from "./app/http/graceful-shutdown.server.ts";
+import { healthRoutes } from "./app/http/health.server.ts";
 import { listenerOptions } from "./app/http/listener-limits.server.ts";
 import { createPageHandler } from "./app/http/page-handler.server.ts";
 import { refusePortalOnlySubmissions } from "./app/http/portal-only-submissions.server.ts";
@@ -54,6 +56,16 @@ const app = express();
 app.disable("x-powered-by");
 // Behind a proxy on this machine, X-Forwarded-For names the browser; from anywhere else it is ignored.
 app.set("trust proxy", "loopback");
+
+// Timeouts for slow requests and idle keep-alive connections (PORTAL_HTTP_*).
+const server = createServer(listenerOptions(config.listener), app);
+const drain = trackDrain(server, config.shutdownGraceMs);
+// Asked by the health check and after a failed page (shared, so checks arriving together are one).
+const identityReadiness = createIdentityReadiness({ identityUrl: config.identityPublicUrl });
+
+// Kratos' /health/alive and /health/ready, first: probes every few seconds stay out of the request
+// log (as in Kratos) and get JSON, never a page.
+app.use(healthRoutes({ isDraining: () => drain.isDraining(), identityReadiness }));
 
 app.use((req: Request, res: Response, next: NextFunction) => {
   const incoming = req.get("x-correlation-id");
@@ -195,7 +207,7 @@ app.use(
     build,
     mode: process.env.NODE_ENV,
     // A page that fails while the identity service is starting or gone answers 503 "Starting…".
-    identityReadiness: createIdentityReadiness({ identityUrl: config.identityPublicUrl }),
+    identityReadiness,
     getLoadContext: (req, res) =>
       createLoadContext({
         nonce: requestMeta.get(res)?.nonce ?? "",
@@ -208,15 +220,19 @@ app.use(
   }),
 );
 
-// Timeouts for slow requests and idle keep-alive connections (PORTAL_HTTP_*).
-const server = createServer(listenerOptions(config.listener), app);
 server.listen(config.port, config.host, () => {
   log.info(`portal listening on http://${config.host}:${config.port} (public ${config.publicUrl})`);
 });
 
+// Requests in flight finish (up to PORTAL_SHUTDOWN_GRACE_MS) while /health/ready answers 503.
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.once(signal, () => {
-    server.close(() => process.exit(0));
+    log.info({ signal, graceMs: config.shutdownGraceMs }, "portal draining");
+    void drain.start().then(({ cut }) => {
+      if (cut > 0) log.warn({ cut }, "portal stopped with requests still in flight");
+      log.info("portal stopped");
+      process.exit(0);
+    });
   });
 }
 

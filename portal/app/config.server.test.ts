@@ -22,6 +22,7 @@ describe("parseConfig", () => {
         fingerprintRevalidateMs: 900_000,
       },
       listener: { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000 },
+      shutdownGraceMs: 10_000,
     });
   });
 
@@ -44,6 +45,7 @@ describe("parseConfig", () => {
       PORTAL_HTTP_HEADERS_TIMEOUT_MS: "2000",
       PORTAL_HTTP_REQUEST_TIMEOUT_MS: "4000",
       PORTAL_HTTP_KEEP_ALIVE_TIMEOUT_MS: "1000",
+      PORTAL_SHUTDOWN_GRACE_MS: "25000",
     });
     expect(config).toMatchObject({
       host: "0.0.0.0",
@@ -58,6 +60,7 @@ describe("parseConfig", () => {
       logLevel: "warn",
       session: { idleTimeoutMs: 8000, promptBeforeIdleMs: 5000, fingerprintRevalidateMs: 60_000 },
       listener: { headersTimeoutMs: 2000, requestTimeoutMs: 4000, keepAliveTimeoutMs: 1000 },
+      shutdownGraceMs: 25_000,
     });
   });
 
@@ -86,6 +89,7 @@ describe("parseConfig", () => {
     ["PORTAL_HTTP_HEADERS_TIMEOUT_MS", "0"],
     ["PORTAL_HTTP_REQUEST_TIMEOUT_MS", "ten seconds"],
     ["PORTAL_HTTP_KEEP_ALIVE_TIMEOUT_MS", "-5"],
+    ["PORTAL_SHUTDOWN_GRACE_MS", "10s"],
     ["PORTAL_COOKIE_SECRET", "too-short"],
   ])("rejects a bad %s and names it", (name, value) => {
     expect(() => parseConfig({ [name]: value })).toThrow(new RegExp(`${name}: `));

@@ -42,6 +42,7 @@ const configSchema = z.object({
   PORTAL_HTTP_HEADERS_TIMEOUT_MS: milliseconds.default(10_000),
   PORTAL_HTTP_REQUEST_TIMEOUT_MS: milliseconds.default(30_000),
   PORTAL_HTTP_KEEP_ALIVE_TIMEOUT_MS: milliseconds.default(5_000),
+  PORTAL_SHUTDOWN_GRACE_MS: milliseconds.default(10_000),
   PORTAL_COOKIE_SECRET: z.string().min(32, { error: "must be at least 32 characters" }).optional(),
 });
 
@@ -82,6 +83,8 @@ export interface PortalConfig {
   session: SessionSettings;
   /** Timeouts of the portal's HTTP listener (slow or idle connections). */
   listener: ListenerLimits;
+  /** How long requests in flight may take to finish after SIGTERM before they are cut off. */
+  shutdownGraceMs: number;
 }
 
 export function parseConfig(env: Record<string, string | undefined>): PortalConfig {
@@ -119,6 +122,7 @@ export function parseConfig(env: Record<string, string | undefined>): PortalConf
       requestTimeoutMs: env_.PORTAL_HTTP_REQUEST_TIMEOUT_MS,
       keepAliveTimeoutMs: env_.PORTAL_HTTP_KEEP_ALIVE_TIMEOUT_MS,
     },
+    shutdownGraceMs: env_.PORTAL_SHUTDOWN_GRACE_MS,
   };
 }
 

@@ -16,6 +16,12 @@ export interface PortalProcess {
   rss(): number;
   /** What the server printed so far. */
   output(): string;
+  /** Resolves once the server printed `text` (at once if it did already). */
+  printed(text: string): Promise<void>;
+  /** Sends the server process a signal (SIGTERM: its shutdown). */
+  signal(name: NodeJS.Signals): void;
+  /** Resolves with the exit code once the process ended. */
+  exited: Promise<number | null>;
   stop(): Promise<void>;
 }
 
@@ -53,10 +59,12 @@ export async function startPortalProcess(env: Record<string, string> = {}): Prom
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const waiting = new Set<() => void>();
+  const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
   await new Promise<void>((resolve, reject) => {
     const onOutput = (chunk: Buffer) => {
       output += chunk.toString();
+      for (const check of waiting) check();
       if (output.includes("portal listening")) resolve();
     };
     child.stdout?.on("data", onOutput);
@@ -71,6 +79,18 @@ export async function startPortalProcess(env: Record<string, string> = {}): Prom
       return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? "0") * 1024;
     },
     output: () => output,
+    printed: (text) =>
+      new Promise<void>((resolve) => {
+        const check = () => {
+          if (!output.includes(text)) return;
+          waiting.delete(check);
+          resolve();
+        };
+        waiting.add(check);
+        check();
+      }),
+    signal: (name) => child.kill(name),
+    exited,
     stop: async () => {
       if (child.exitCode === null) child.kill("SIGTERM");
       await exited;
