@@ -54,8 +54,9 @@ const requestMeta = new WeakMap<ServerResponse, RequestMeta>();
 
 const app = express();
 app.disable("x-powered-by");
-// Behind a proxy on this machine, X-Forwarded-For names the browser; from anywhere else it is ignored.
-app.set("trust proxy", "loopback");
+// X-Forwarded-For names the browser when it comes from a trusted proxy (PORTAL_TRUSTED_PROXIES,
+// by default this machine's); from anywhere else it is ignored, and req.ip is the peer's address.
+app.set("trust proxy", config.trustedProxies);
 
 // Timeouts for slow requests and idle keep-alive connections (PORTAL_HTTP_*).
 const server = createServer(listenerOptions(config.listener), app);
@@ -80,6 +81,8 @@ app.use((req: Request, res: Response, next: NextFunction) => {
     log.info({
       correlationId: meta.correlationId,
       method: req.method,
+      // The browser's address as the trusted proxies say (what the identity service's limits see).
+      ip: req.ip,
       // The whole path (req.path drops a mount's prefix, as /api/kratos'), never the query.
       path: req.originalUrl.split("?")[0],
       status: res.statusCode,
@@ -134,6 +137,11 @@ app.use(
       proxyReq: (proxyReq, req, res) => {
         const meta = requestMeta.get(res);
         if (meta) proxyReq.setHeader("x-correlation-id", meta.correlationId);
+        // The browser's address as the pages send it (req.ip, by PORTAL_TRUSTED_PROXIES), not the
+        // whole chain: the identity service trusts only the portal, so it would take the load
+        // balancer in front of the portal for the browser.
+        const ip = (req as Request).ip;
+        if (ip) proxyReq.setHeader("x-forwarded-for", ip);
         // The browser's fingerprint (its cookie, when no header) goes on as the header (spec §7).
         const entropy = proxiedEntropy(req.headers);
         proxyReq.removeHeader(sessionEntropyName);

@@ -23,6 +23,7 @@ describe("parseConfig", () => {
       },
       listener: { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000 },
       shutdownGraceMs: 10_000,
+      trustedProxies: ["loopback"],
     });
   });
 
@@ -46,6 +47,7 @@ describe("parseConfig", () => {
       PORTAL_HTTP_REQUEST_TIMEOUT_MS: "4000",
       PORTAL_HTTP_KEEP_ALIVE_TIMEOUT_MS: "1000",
       PORTAL_SHUTDOWN_GRACE_MS: "25000",
+      PORTAL_TRUSTED_PROXIES: "10.0.0.0/8, 127.0.0.1",
     });
     expect(config).toMatchObject({
       host: "0.0.0.0",
@@ -61,6 +63,7 @@ describe("parseConfig", () => {
       session: { idleTimeoutMs: 8000, promptBeforeIdleMs: 5000, fingerprintRevalidateMs: 60_000 },
       listener: { headersTimeoutMs: 2000, requestTimeoutMs: 4000, keepAliveTimeoutMs: 1000 },
       shutdownGraceMs: 25_000,
+      trustedProxies: ["10.0.0.0/8", "127.0.0.1"],
     });
   });
 
@@ -90,6 +93,8 @@ describe("parseConfig", () => {
     ["PORTAL_HTTP_REQUEST_TIMEOUT_MS", "ten seconds"],
     ["PORTAL_HTTP_KEEP_ALIVE_TIMEOUT_MS", "-5"],
     ["PORTAL_SHUTDOWN_GRACE_MS", "10s"],
+    ["PORTAL_TRUSTED_PROXIES", "10.0.0.0/33"],
+    ["PORTAL_TRUSTED_PROXIES", "lb.internal"],
     ["PORTAL_COOKIE_SECRET", "too-short"],
   ])("rejects a bad %s and names it", (name, value) => {
     expect(() => parseConfig({ [name]: value })).toThrow(new RegExp(`${name}: `));

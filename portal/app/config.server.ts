@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { ListenerLimits } from "./http/listener-limits.server.ts";
+import { parseTrustedProxies } from "./http/trusted-proxies.server.ts";
 import type { SessionSettings } from "./session/session-settings.ts";
 
 const httpUrl = z
@@ -43,6 +44,17 @@ const configSchema = z.object({
   PORTAL_HTTP_REQUEST_TIMEOUT_MS: milliseconds.default(30_000),
   PORTAL_HTTP_KEEP_ALIVE_TIMEOUT_MS: milliseconds.default(5_000),
   PORTAL_SHUTDOWN_GRACE_MS: milliseconds.default(10_000),
+  PORTAL_TRUSTED_PROXIES: z
+    .string()
+    .default("loopback")
+    .transform((value, ctx) => {
+      try {
+        return parseTrustedProxies(value);
+      } catch (error) {
+        ctx.issues.push({ code: "custom", input: value, message: (error as Error).message });
+        return z.NEVER;
+      }
+    }),
   PORTAL_COOKIE_SECRET: z.string().min(32, { error: "must be at least 32 characters" }).optional(),
 });
 
@@ -85,6 +97,8 @@ export interface PortalConfig {
   listener: ListenerLimits;
   /** How long requests in flight may take to finish after SIGTERM before they are cut off. */
   shutdownGraceMs: number;
+  /** Express' `trust proxy`: the proxies whose X-Forwarded-For names the browser. */
+  trustedProxies: string[];
 }
 
 export function parseConfig(env: Record<string, string | undefined>): PortalConfig {
@@ -123,6 +137,7 @@ export function parseConfig(env: Record<string, string | undefined>): PortalConf
       keepAliveTimeoutMs: env_.PORTAL_HTTP_KEEP_ALIVE_TIMEOUT_MS,
     },
     shutdownGraceMs: env_.PORTAL_SHUTDOWN_GRACE_MS,
+    trustedProxies: env_.PORTAL_TRUSTED_PROXIES,
   };
 }
 

@@ -4,7 +4,7 @@ import { RouterContextProvider, createContext } from "react-router";
 export interface RequestInfo {
   /** CSP nonce of this response; every script the page emits must carry it. */
   nonce: string;
-  /** X-Forwarded-For to pass on: the incoming chain plus the address that connected to us. */
+  /** X-Forwarded-For to pass on: the browser's address (req.ip, as PORTAL_TRUSTED_PROXIES allow). */
   forwardedFor: string | undefined;
   /** x-correlation-id of this request (incoming or freshly minted by the server). */
   correlationId: string | undefined;
