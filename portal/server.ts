@@ -21,7 +21,10 @@ import { createIdentityReadiness } from "./app/http/identity-readiness.server.ts
 import { trackDrain } from "./app/http/graceful-shutdown.server.ts";
 import { healthRoutes } from "./app/http/health.server.ts";
 import { listenerOptions } from "./app/http/listener-limits.server.ts";
+import { startMetricsListener } from "./app/http/metrics-listener.server.ts";
+import { createPortalMetrics } from "./app/http/metrics.server.ts";
 import { createPageHandler } from "./app/http/page-handler.server.ts";
+import { pageRouteLabeller } from "./app/http/route-label.server.ts";
 import { refusePortalOnlySubmissions } from "./app/http/portal-only-submissions.server.ts";
 import type { RequestInfo } from "./app/http/request-context.ts";
 import { portalSecurityHeaders } from "./app/http/security-headers.server.ts";
@@ -52,6 +55,14 @@ const createLoadContext = loadContextFactory(build);
 /** Per-response values the later middleware (helmet, the proxy, React Router) read back. */
 const requestMeta = new WeakMap<ServerResponse, RequestMeta>();
 
+// Prometheus metrics on their own loopback listener (PORTAL_METRICS_PORT), when asked for.
+const metrics = config.metricsPort === undefined ? undefined : createPortalMetrics();
+const pageRoute = pageRouteLabeller(build.routes);
+/** The route pattern of what answered, set by the handler that did (see routeLabel below). */
+const answeredRoute = new WeakMap<ServerResponse, string>();
+/** When each proxied call to the identity service left, for its latency. */
+const proxyStarted = new WeakMap<IncomingMessage, number>();
+
 const app = express();
 app.disable("x-powered-by");
 // X-Forwarded-For names the browser when it comes from a trusted proxy (PORTAL_TRUSTED_PROXIES,
@@ -67,6 +78,17 @@ const identityReadiness = createIdentityReadiness({ identityUrl: config.identity
 // Kratos' /health/alive and /health/ready, first: probes every few seconds stay out of the request
 // log (as in Kratos) and get JSON, never a page.
 app.use(healthRoutes({ isDraining: () => drain.isDraining(), identityReadiness }));
+
+if (metrics) {
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    const started = performance.now();
+    res.on("finish", () => {
+      const seconds = (performance.now() - started) / 1000;
+      metrics.request(req.method, routeLabel(req, res), res.statusCode, seconds);
+    });
+    next();
+  });
+}
 
 app.use((req: Request, res: Response, next: NextFunction) => {
   const incoming = req.get("x-correlation-id");
@@ -135,6 +157,7 @@ app.use(
     xfwd: true,
     on: {
       proxyReq: (proxyReq, req, res) => {
+        proxyStarted.set(req, performance.now());
         const meta = requestMeta.get(res);
         if (meta) proxyReq.setHeader("x-correlation-id", meta.correlationId);
         // The browser's address as the pages send it (req.ip, by PORTAL_TRUSTED_PROXIES), not the
@@ -154,8 +177,10 @@ app.use(
           proxyReq.write(body);
         }
       },
+      proxyRes: (proxyRes, req) => observeProxied(req, proxyRes.statusCode),
       // The identity service unreachable or gone mid-answer: a 502 in its own error shape.
-      error: (_error, _req, res) => {
+      error: (_error, req, res) => {
+        observeProxied(req, undefined);
         if (!("setHeader" in res) || res.headersSent) {
           res.destroy();
           return;
@@ -210,6 +235,10 @@ app.use("/assets", express.static(`${clientDir}/assets`, { immutable: true, maxA
 app.use(express.static(clientDir, { maxAge: "1h", index: false }));
 app.get("/favicon.ico", (_req, res) => res.redirect(301, "/favicon.svg"));
 
+app.use((req: Request, res: Response, next: NextFunction) => {
+  if (metrics) answeredRoute.set(res, pageRoute(req.path));
+  next();
+});
 app.use(
   createPageHandler({
     build,
@@ -224,10 +253,15 @@ app.use(
         // Pages for an OAuth2 challenge add the client's origins (helmet set the policy already;
         // nothing is sent before the loaders have run).
         allowOrigins: (directive, origins) => widenPolicy(res, directive, origins),
+        identityCalls: metrics,
       }),
   }),
 );
 
+if (metrics && config.metricsPort !== undefined) {
+  await startMetricsListener(metrics.registry, config.metricsPort);
+  log.info(`portal metrics on http://127.0.0.1:${config.metricsPort}/metrics`);
+}
 server.listen(config.port, config.host, () => {
   log.info(`portal listening on http://${config.host}:${config.port} (public ${config.publicUrl})`);
 });
@@ -241,6 +275,34 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
       log.info("portal stopped");
       process.exit(0);
     });
+  });
+}
+
+/**
+ * The route label of an answered request: the page's route pattern, else what answered it, by a
+ * fixed prefix. Never the path itself: anyone can ask for any path.
+ */
+function routeLabel(req: Request, res: Response): string {
+  const page = answeredRoute.get(res);
+  if (page) return page;
+  const path = req.originalUrl.split("?")[0] ?? "";
+  if (path.startsWith("/api/kratos/")) return "/api/kratos/*";
+  if (path.startsWith("/assets/")) return "/assets/*";
+  // Served by the static handler from build/client (favicon, fonts …): a fixed set of files.
+  if (res.statusCode < 400 && (req.method === "GET" || req.method === "HEAD")) return "static";
+  return "unmatched";
+}
+
+/** One proxied call to the identity service: its answer's status, or none. */
+function observeProxied(req: IncomingMessage, status: number | undefined): void {
+  const started = proxyStarted.get(req);
+  if (!metrics || started === undefined) return;
+  proxyStarted.delete(req);
+  metrics.observe({
+    source: "proxy",
+    path: "",
+    status,
+    seconds: (performance.now() - started) / 1000,
   });
 }
 

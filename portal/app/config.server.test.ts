@@ -24,6 +24,7 @@ describe("parseConfig", () => {
       listener: { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000 },
       shutdownGraceMs: 10_000,
       trustedProxies: ["loopback"],
+      metricsPort: undefined,
     });
   });
 
@@ -48,6 +49,7 @@ describe("parseConfig", () => {
       PORTAL_HTTP_KEEP_ALIVE_TIMEOUT_MS: "1000",
       PORTAL_SHUTDOWN_GRACE_MS: "25000",
       PORTAL_TRUSTED_PROXIES: "10.0.0.0/8, 127.0.0.1",
+      PORTAL_METRICS_PORT: "9464",
     });
     expect(config).toMatchObject({
       host: "0.0.0.0",
@@ -64,6 +66,7 @@ describe("parseConfig", () => {
       listener: { headersTimeoutMs: 2000, requestTimeoutMs: 4000, keepAliveTimeoutMs: 1000 },
       shutdownGraceMs: 25_000,
       trustedProxies: ["10.0.0.0/8", "127.0.0.1"],
+      metricsPort: 9464,
     });
   });
 
@@ -72,6 +75,10 @@ describe("parseConfig", () => {
       cookieDomain: undefined,
       port: 3000,
     });
+  });
+
+  it("turns the metrics off with port 0", () => {
+    expect(parseConfig({ PORTAL_METRICS_PORT: "0" }).metricsPort).toBeUndefined();
   });
 
   it.each([
@@ -95,6 +102,8 @@ describe("parseConfig", () => {
     ["PORTAL_SHUTDOWN_GRACE_MS", "10s"],
     ["PORTAL_TRUSTED_PROXIES", "10.0.0.0/33"],
     ["PORTAL_TRUSTED_PROXIES", "lb.internal"],
+    ["PORTAL_METRICS_PORT", "metrics"],
+    ["PORTAL_METRICS_PORT", "65536"],
     ["PORTAL_COOKIE_SECRET", "too-short"],
   ])("rejects a bad %s and names it", (name, value) => {
     expect(() => parseConfig({ [name]: value })).toThrow(new RegExp(`${name}: `));

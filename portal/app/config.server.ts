@@ -44,6 +44,12 @@ const configSchema = z.object({
   PORTAL_HTTP_REQUEST_TIMEOUT_MS: milliseconds.default(30_000),
   PORTAL_HTTP_KEEP_ALIVE_TIMEOUT_MS: milliseconds.default(5_000),
   PORTAL_SHUTDOWN_GRACE_MS: milliseconds.default(10_000),
+  PORTAL_METRICS_PORT: z.coerce
+    .number({ error: "must be a port number (0: no metrics)" })
+    .int({ error: "must be a port number (0: no metrics)" })
+    .min(0, { error: "must be a port number (0: no metrics)" })
+    .max(65535, { error: "must be a port number (0: no metrics)" })
+    .default(0),
   PORTAL_TRUSTED_PROXIES: z
     .string()
     .default("loopback")
@@ -99,6 +105,8 @@ export interface PortalConfig {
   shutdownGraceMs: number;
   /** Express' `trust proxy`: the proxies whose X-Forwarded-For names the browser. */
   trustedProxies: string[];
+  /** Port of the Prometheus listener on 127.0.0.1; undefined: no metrics. */
+  metricsPort: number | undefined;
 }
 
 export function parseConfig(env: Record<string, string | undefined>): PortalConfig {
@@ -138,6 +146,7 @@ export function parseConfig(env: Record<string, string | undefined>): PortalConf
     },
     shutdownGraceMs: env_.PORTAL_SHUTDOWN_GRACE_MS,
     trustedProxies: env_.PORTAL_TRUSTED_PROXIES,
+    metricsPort: env_.PORTAL_METRICS_PORT === 0 ? undefined : env_.PORTAL_METRICS_PORT,
   };
 }
 

@@ -3,6 +3,7 @@ import type { IdentityClient } from "@portal/client";
 import type { RouterContextProvider } from "react-router";
 import { getConfig } from "../config.server.ts";
 import type { Locale } from "../i18n/locales.ts";
+import { observedFetch } from "./identity-calls.ts";
 import { rateLimitedFetch } from "./rate-limited.server.ts";
 import { requestInfoContext } from "./request-context.ts";
 import { sessionEntropy, sessionEntropyName } from "./session-entropy.server.ts";
@@ -50,10 +51,15 @@ export function identityFor(
   context: Readonly<RouterContextProvider>,
   locale?: Locale,
 ): IdentityClient {
+  // Looked up at call time, so tests can stub the global fetch.
+  const plainFetch: typeof fetch = (input, init) => globalThis.fetch(input, init);
+  const { identityCalls } = context.get(requestInfoContext);
   return createIdentityClient({
     basePath: getConfig().identityPublicUrl,
     headers: forwardedHeaders(request, context, locale),
-    // Looked up at call time, so tests can stub the global fetch.
-    fetchApi: rateLimitedFetch((input, init) => globalThis.fetch(input, init)),
+    // Timed as the service answered (a 429 included), before it becomes the rate-limit page.
+    fetchApi: rateLimitedFetch(
+      identityCalls ? observedFetch(identityCalls, plainFetch) : plainFetch,
+    ),
   });
 }

@@ -1,4 +1,5 @@
 import type { WidenedDirective } from "./csp-origins.ts";
+import type { IdentityCallObserver } from "./identity-calls.ts";
 import { RouterContextProvider, createContext } from "react-router";
 
 export interface RequestInfo {
@@ -14,6 +15,8 @@ export interface RequestInfo {
    * policy is sent (tests, tools).
    */
   allowOrigins?: (directive: WidenedDirective, origins: readonly string[]) => void;
+  /** Counts the page's calls to the identity service (PORTAL_METRICS_PORT); absent when off. */
+  identityCalls?: IdentityCallObserver;
 }
 
 export const requestInfoContext = createContext<RequestInfo>({
