@@ -16,17 +16,16 @@ import {
   limitBodies,
 } from "./app/http/body-limit.server.ts";
 import { widenPolicy } from "./app/http/csp-origins.ts";
-import { identityError } from "./app/http/identity-error-body.server.ts";
-import { createIdentityReadiness } from "./app/http/identity-readiness.server.ts";
 import { trackDrain } from "./app/http/graceful-shutdown.server.ts";
 import { healthRoutes } from "./app/http/health.server.ts";
+import { identityError } from "./app/http/identity-error-body.server.ts";
+import { createIdentityReadiness } from "./app/http/identity-readiness.server.ts";
 import { listenerOptions } from "./app/http/listener-limits.server.ts";
 import { startMetricsListener } from "./app/http/metrics-listener.server.ts";
-import { createPortalMetrics } from "./app/http/metrics.server.ts";
 import { createPageHandler } from "./app/http/page-handler.server.ts";
-import { pageRouteLabeller } from "./app/http/route-label.server.ts";
 import { refusePortalOnlySubmissions } from "./app/http/portal-only-submissions.server.ts";
 import type { RequestInfo } from "./app/http/request-context.ts";
+import { pageRouteLabeller } from "./app/http/route-label.server.ts";
 import { portalSecurityHeaders } from "./app/http/security-headers.server.ts";
 import { sessionEntropyName } from "./app/http/session-entropy.server.ts";
 import { proxiedEntropy } from "./app/session/proxied-entropy.server.ts";
@@ -55,8 +54,12 @@ const createLoadContext = loadContextFactory(build);
 /** Per-response values the later middleware (helmet, the proxy, React Router) read back. */
 const requestMeta = new WeakMap<ServerResponse, RequestMeta>();
 
-// Prometheus metrics on their own loopback listener (PORTAL_METRICS_PORT), when asked for.
-const metrics = config.metricsPort === undefined ? undefined : createPortalMetrics();
+// Prometheus metrics on their own loopback listener (PORTAL_METRICS_PORT), when asked for;
+// prom-client is loaded only then (it and its default collectors cost memory for nothing).
+const metrics =
+  config.metricsPort === undefined
+    ? undefined
+    : (await import("./app/http/metrics.server.ts")).createPortalMetrics();
 const pageRoute = pageRouteLabeller(build.routes);
 /** The route pattern of what answered, set by the handler that did (see routeLabel below). */
 const answeredRoute = new WeakMap<ServerResponse, string>();
