@@ -2,14 +2,9 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { ServerContext } from "../context.ts";
 import { csrfTokenForFlowType } from "../http/csrf.ts";
 import { identityJson, type Identity } from "../identity/identity.ts";
-import { populateCodeMfaSettings } from "../methods/code/mfa-settings.ts";
-import { populateLookupSettings } from "../methods/lookup/lookup-settings.ts";
-import { populatePasswordSettings } from "../methods/password/settings.ts";
-import { populateProfileSettings } from "../methods/profile/settings.ts";
-import { populateTotpSettings } from "../methods/totp/totp-settings.ts";
+import { settingsStrategies } from "../methods/settings-strategies.ts";
 import { findIdentity } from "../store/identities.ts";
 import type { Executor } from "../store/schema.ts";
-import { populateTrustedDevicesSettings } from "../trusted-devices/trusted-devices-settings.ts";
 import { sortNodes, type SortOptions } from "../ui/nodes.ts";
 import { flowJson, type Flow, type FlowType } from "./flow.ts";
 import { newFlow } from "./new-flow.ts";
@@ -60,12 +55,9 @@ export async function populateSettings(
 ): Promise<void> {
   flow.ui.nodes = [];
   const csrfToken = csrfTokenForFlowType(request, reply, ctx.cookies, flow.type);
-  populateProfileSettings(ctx, flow, identity, csrfToken);
-  populatePasswordSettings(flow, csrfToken);
-  await populateTotpSettings(ctx, flow, identity, csrfToken);
-  populateLookupSettings(flow, identity, csrfToken);
-  populateCodeMfaSettings(ctx, flow, identity, csrfToken);
-  await populateTrustedDevicesSettings(ctx, db, request, flow, identity, csrfToken);
+  for (const strategy of settingsStrategies()) {
+    await strategy.populate({ ctx, db, request, flow, identity, csrfToken });
+  }
   flow.ui.nodes = sortNodes(flow.ui.nodes, settingsSort(ctx));
 }
 

@@ -4,7 +4,9 @@ import { acceptsJson, isJsonRequest } from "../http/content-negotiation.ts";
 import { forbidden, HerodotError, notFoundRow } from "../http/errors.ts";
 import { secureRedirectTo } from "../http/return-to.ts";
 import type { Identity } from "../identity/identity.ts";
+import { FlowBody } from "../http/flow-body.ts";
 import type { SettingsOutcome } from "../methods/settings-outcome.ts";
+import { settingsStrategyFor } from "../methods/settings-strategies.ts";
 import { aal2LoginUrl, aal2Required, satisfiesAal } from "../session/aal-policy.ts";
 import {
   noActiveSession,
@@ -34,7 +36,6 @@ import {
   renderSettingsFlow,
   settingsSort,
 } from "./settings-flow.ts";
-import { runSettingsStrategy, settingsSubmissionOf } from "./settings-dispatch.ts";
 import { startVerification } from "./verification-flow.ts";
 
 function errorPolicy(
@@ -218,12 +219,16 @@ async function submitSettings(
         "The request was initiated by someone else and has been blocked for security reasons. Please go back and try again.",
       );
     }
-    const submission = await settingsSubmissionOf(request);
+    // The one read of the submission: every strategy decodes its fields from it.
+    const body = await FlowBody.read(request);
+    const strategy = settingsStrategyFor(body);
     // Back from a refresh login, a browser lands here by GET without a form; show it the flow.
-    if (request.method === "GET" && submission === undefined && !isJsonRequest(request)) {
+    if (request.method === "GET" && strategy === undefined && !isJsonRequest(request)) {
       return reply.redirect(uiUrl(ctx, "/settings", flow.id), 303);
     }
-    const outcome = await runSettingsStrategy(ctx, request, reply, flow, active, submission);
+    if (!strategy) throw ValidationError.of("", uiText(4010004));
+    const { session, identity } = active;
+    const outcome = await strategy.update({ ctx, request, reply, flow, body, session, identity });
     if (outcome.kind === "show-form") return await showSettingsForm(ctx, request, reply, flow);
     return await completeSettings(ctx, request, reply, flow, active, outcome);
   } catch (error) {

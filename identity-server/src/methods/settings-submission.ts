@@ -1,16 +1,15 @@
-import type { FastifyReply, FastifyRequest } from "fastify";
-import type { ServerContext } from "../context.ts";
 import { ensureCsrf } from "../flows/csrf-check.ts";
-import type { Flow } from "../flows/flow.ts";
 import { ReauthenticationRequired } from "../flows/reauthentication.ts";
 import { csrfTokenForFlowType } from "../http/csrf.ts";
-import { decodeFlowBody, type FieldSpec } from "../http/flow-body.ts";
+import type { FieldSpec } from "../http/flow-body.ts";
 import { isPrivileged } from "../session/privileged.ts";
 import { addAuthenticationMethod } from "../session/session-manager.ts";
 import type { Session } from "../session/session.ts";
 import type { Executor } from "../store/schema.ts";
 import { saveSession } from "../store/sessions.ts";
+import type { ServerContext } from "../context.ts";
 import { csrfNode, upsertNode } from "../ui/nodes.ts";
+import type { SettingsStep } from "./settings-strategy.ts";
 
 /**
  * Runs a settings strategy's `update` on the decoded submission once its CSRF token is checked, as
@@ -18,15 +17,13 @@ import { csrfNode, upsertNode } from "../ui/nodes.ts";
  * first gets a fresh CSRF token, as Kratos' settings error handler issues one.
  */
 export async function handleSettingsSubmission<T>(
-  ctx: ServerContext,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  flow: Flow,
+  step: SettingsStep,
   fields: readonly FieldSpec[],
   update: (body: Record<string, unknown>) => Promise<T> | T,
 ): Promise<T> {
+  const { ctx, request, reply, flow } = step;
   try {
-    const body = await decodeFlowBody(request, fields);
+    const body = step.body.fields(fields);
     ensureCsrf(
       ctx,
       request,

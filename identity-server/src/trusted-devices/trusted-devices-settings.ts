@@ -1,10 +1,11 @@
-import type { FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyRequest } from "fastify";
 import type { ServerContext } from "../context.ts";
 import type { Flow } from "../flows/flow.ts";
 import { badRequest } from "../http/errors.ts";
 import type { Identity } from "../identity/identity.ts";
 import { hasSecondFactor } from "../identity/second-factors.ts";
 import { save, type SettingsOutcome } from "../methods/settings-outcome.ts";
+import type { SettingsStep, SettingsStrategy } from "../methods/settings-strategy.ts";
 import { handleSettingsSubmission } from "../methods/settings-submission.ts";
 import { hashToken } from "../session/session.ts";
 import type { Executor } from "../store/schema.ts";
@@ -15,17 +16,18 @@ import {
 } from "../store/trusted-devices.ts";
 import { uiText } from "../text/messages.ts";
 import { csrfNode, inputNode, textNode, upsertNode } from "../ui/nodes.ts";
+import { ValidationError } from "../ui/validation-error.ts";
 import { describeDevice } from "./device-description.ts";
 import { clearTrustedDeviceCookie, trustedDeviceToken } from "./trusted-device-cookie.ts";
 
-export const untrustFields = [
+const untrustFields = [
   { name: "csrf_token", type: "string" },
   { name: "method", type: "string" },
   { name: "totp_device_untrust", type: "string" },
   { name: "transient_payload", type: "object" },
 ] as const;
 
-export function isUntrustSubmission(body: Record<string, unknown>): boolean {
+function isUntrustSubmission(body: Record<string, unknown>): boolean {
   return typeof body.totp_device_untrust === "string";
 }
 
@@ -62,7 +64,7 @@ export function trustedDevicesJson(
  * devices in words, so a UI that does not know it still reads well; the JSON list is its
  * context's and its attributes' `data`.
  */
-export async function populateTrustedDevicesSettings(
+async function populateTrustedDevicesSettings(
   ctx: ServerContext,
   db: Executor,
   request: FastifyRequest,
@@ -107,14 +109,9 @@ export async function populateTrustedDevicesSettings(
  * changes it needs no privileged session; CSRF is still checked. If it was this browser's device
  * its cookie is cleared too.
  */
-export async function untrustDeviceUpdate(
-  ctx: ServerContext,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  flow: Flow,
-  identity: Identity,
-): Promise<SettingsOutcome> {
-  return handleSettingsSubmission(ctx, request, reply, flow, untrustFields, async (body) => {
+async function untrustDeviceUpdate(step: SettingsStep): Promise<SettingsOutcome> {
+  const { ctx, request, reply, identity } = step;
+  return handleSettingsSubmission(step, untrustFields, async (body) => {
     const id = typeof body.totp_device_untrust === "string" ? body.totp_device_untrust : "";
     const devices = await listTrustedDevices(ctx.db, identity.id, ctx.now());
     const device = devices.find((d) => d.id === id);
@@ -127,3 +124,18 @@ export async function untrustDeviceUpdate(
     });
   });
 }
+
+/** Our trusted devices, in the totp group of the settings form while a second factor exists. */
+export const trustedDeviceSettingsStrategy: SettingsStrategy = {
+  id: "trusted_device",
+  group: "totp",
+  selectorFields: untrustFields,
+  responsible: isUntrustSubmission,
+  populate: ({ ctx, db, request, flow, identity, csrfToken }) =>
+    populateTrustedDevicesSettings(ctx, db, request, flow, identity, csrfToken),
+  update(step) {
+    // Ours: in strict mode no strategy knows the field, as in Kratos.
+    if (!step.ctx.config.oryExtensions) throw ValidationError.of("", uiText(4010004));
+    return untrustDeviceUpdate(step);
+  },
+};

@@ -1,15 +1,14 @@
 import { randomUUID } from "node:crypto";
-import type { FastifyReply, FastifyRequest } from "fastify";
 import type { ServerContext } from "../../context.ts";
 import type { Flow } from "../../flows/flow.ts";
 import { badRequest } from "../../http/errors.ts";
 import type { Identity, VerifiableAddress } from "../../identity/identity.ts";
 import { codeMfaAddressesOf, type CodeMfaAddress } from "./mfa-addresses.ts";
-import type { Session } from "../../session/session.ts";
 import { uiText } from "../../text/messages.ts";
 import { csrfNode, inputNode, upsertNode, type UiNode } from "../../ui/nodes.ts";
 import { ValidationError } from "../../ui/validation-error.ts";
 import { save, saveWithoutSecondFactor, type SettingsOutcome } from "../settings-outcome.ts";
+import type { SettingsStep, SettingsStrategy } from "../settings-strategy.ts";
 import { handleSettingsSubmission, requirePrivilegedSession } from "../settings-submission.ts";
 
 // Our settings group `code`: Kratos turns codes as a second factor on for every address in the
@@ -17,7 +16,7 @@ import { handleSettingsSubmission, requirePrivilegedSession } from "../settings-
 // sign-in codes. The credential keeps Kratos' shape: type `code`, config {addresses:[{address,
 // channel}]}.
 
-export const codeMfaSettingsFields = [
+const codeMfaSettingsFields = [
   { name: "csrf_token", type: "string" },
   { name: "method", type: "string" },
   { name: "code_mfa_enable", type: "string" },
@@ -25,7 +24,7 @@ export const codeMfaSettingsFields = [
   { name: "transient_payload", type: "object" },
 ] as const;
 
-export function isCodeMfaSubmission(body: Record<string, unknown>): boolean {
+function isCodeMfaSubmission(body: Record<string, unknown>): boolean {
   return (
     body.method === "code" ||
     typeof body.code_mfa_enable === "string" ||
@@ -53,7 +52,7 @@ function toggleNode(name: "code_mfa_enable" | "code_mfa_disable", address: Verif
  * (`code_mfa_enable`, 9010002) or, once on, "Stop using codes sent to …" (`code_mfa_disable`,
  * 9010003). Nothing without a verified address or with code MFA switched off.
  */
-export function populateCodeMfaSettings(
+function populateCodeMfaSettings(
   ctx: ServerContext,
   flow: Flow,
   identity: Identity,
@@ -102,15 +101,9 @@ function withAddresses(identity: Identity, addresses: CodeMfaAddress[], now: Dat
  * Turns codes to one verified address on or off as a second factor. Needs CSRF and a privileged
  * session; turning one off also forgets every trusted device, as removing any factor does.
  */
-export async function codeMfaSettingsUpdate(
-  ctx: ServerContext,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  flow: Flow,
-  session: Session,
-  identity: Identity,
-): Promise<SettingsOutcome> {
-  return handleSettingsSubmission(ctx, request, reply, flow, codeMfaSettingsFields, (body) => {
+async function codeMfaSettingsUpdate(step: SettingsStep): Promise<SettingsOutcome> {
+  const { ctx, session, identity } = step;
+  return handleSettingsSubmission(step, codeMfaSettingsFields, (body) => {
     const enable = typeof body.code_mfa_enable === "string" ? body.code_mfa_enable : undefined;
     const disable = typeof body.code_mfa_disable === "string" ? body.code_mfa_disable : undefined;
     if (!ctx.config.secondFactor.codeMfaEnabled || (enable ?? disable) === undefined) {
@@ -139,3 +132,14 @@ export async function codeMfaSettingsUpdate(
     return saveWithoutSecondFactor(withAddresses(identity, current, now));
   });
 }
+
+/** Our code group of the settings form: which verified addresses get sign-in codes. */
+export const codeSettingsStrategy: SettingsStrategy = {
+  id: "code",
+  group: "code",
+  selectorFields: codeMfaSettingsFields,
+  responsible: isCodeMfaSubmission,
+  populate: ({ ctx, flow, identity, csrfToken }) =>
+    populateCodeMfaSettings(ctx, flow, identity, csrfToken),
+  update: codeMfaSettingsUpdate,
+};

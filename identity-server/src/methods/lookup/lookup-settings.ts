@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import type { FastifyReply, FastifyRequest } from "fastify";
 import type { ServerContext } from "../../context.ts";
 import type { Flow } from "../../flows/flow.ts";
 import { badRequest } from "../../http/errors.ts";
@@ -8,6 +7,7 @@ import type { Session } from "../../session/session.ts";
 import { deleteTrustedDevicesOf } from "../../store/trusted-devices.ts";
 import { csrfNode, removeNodes, upsertNode } from "../../ui/nodes.ts";
 import { save, saveWithoutSecondFactor, type SettingsOutcome } from "../settings-outcome.ts";
+import type { SettingsStep, SettingsStrategy } from "../settings-strategy.ts";
 import {
   handleSettingsSubmission,
   recordSecondFactorProof,
@@ -32,7 +32,7 @@ import {
 /** The HMACs of codes generated but not confirmed yet (the codes themselves are only shown). */
 const regeneratedContextKey = "lookup_secret_regenerated";
 
-export const lookupSettingsFields = [
+const lookupSettingsFields = [
   { name: "csrf_token", type: "string" },
   { name: "method", type: "string" },
   { name: "lookup_secret_reveal", type: "boolean" },
@@ -43,7 +43,7 @@ export const lookupSettingsFields = [
 ] as const;
 
 /** Kratos recognises backup-code submissions by their buttons, without `method`. */
-export function isLookupSubmission(body: Record<string, unknown>): boolean {
+function isLookupSubmission(body: Record<string, unknown>): boolean {
   return (
     body.lookup_secret_reveal === true ||
     body.lookup_secret_regenerate === true ||
@@ -53,7 +53,7 @@ export function isLookupSubmission(body: Record<string, unknown>): boolean {
 }
 
 /** The lookup_secret group: reveal and disable when codes exist, otherwise "generate". */
-export function populateLookupSettings(flow: Flow, identity: Identity, csrfToken: string): void {
+function populateLookupSettings(flow: Flow, identity: Identity, csrfToken: string): void {
   upsertNode(flow.ui, csrfNode(csrfToken));
   delete flow.internalContext[regeneratedContextKey];
   if (lookupCodesOf(identity).length > 0) {
@@ -108,15 +108,9 @@ function confirm(ctx: ServerContext, flow: Flow, session: Session, identity: Ide
  * CSRF and a privileged session. Reveal and regenerate only change the form (answered as it is);
  * confirm and disable change the identity.
  */
-export async function lookupSettingsUpdate(
-  ctx: ServerContext,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  flow: Flow,
-  session: Session,
-  identity: Identity,
-): Promise<SettingsOutcome> {
-  return handleSettingsSubmission(ctx, request, reply, flow, lookupSettingsFields, (body) => {
+async function lookupSettingsUpdate(step: SettingsStep): Promise<SettingsOutcome> {
+  const { ctx, flow, session, identity } = step;
+  return handleSettingsSubmission(step, lookupSettingsFields, (body) => {
     requirePrivilegedSession(ctx, session);
 
     if (body.lookup_secret_confirm === true) return confirm(ctx, flow, session, identity);
@@ -147,3 +141,13 @@ export async function lookupSettingsUpdate(
     return { kind: "show-form" };
   });
 }
+
+/** The backup codes group of the settings form, recognised by its buttons. */
+export const lookupSettingsStrategy: SettingsStrategy = {
+  id: "lookup_secret",
+  group: "lookup_secret",
+  selectorFields: lookupSettingsFields,
+  responsible: isLookupSubmission,
+  populate: ({ flow, identity, csrfToken }) => populateLookupSettings(flow, identity, csrfToken),
+  update: lookupSettingsUpdate,
+};

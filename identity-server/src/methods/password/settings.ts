@@ -1,12 +1,11 @@
 import { randomUUID } from "node:crypto";
-import type { FastifyReply, FastifyRequest } from "fastify";
-import type { ServerContext } from "../../context.ts";
 import type { Flow } from "../../flows/flow.ts";
 import type { Identity } from "../../identity/identity.ts";
-import type { Session } from "../../session/session.ts";
 import { uiText } from "../../text/messages.ts";
 import { csrfNode, upsertNode } from "../../ui/nodes.ts";
 import { ValidationError } from "../../ui/validation-error.ts";
+import { save } from "../settings-outcome.ts";
+import type { SettingsStep, SettingsStrategy } from "../settings-strategy.ts";
 import { handleSettingsSubmission, requirePrivilegedSession } from "../settings-submission.ts";
 import { hashPassword, verifyPassword } from "./hasher.ts";
 import { passwordNode, passwordSubmitNode } from "./nodes.ts";
@@ -21,7 +20,7 @@ const passwordFields = [
 ] as const;
 
 /** The password group: a new password and "Save" (1070003). */
-export function populatePasswordSettings(flow: Flow, csrfToken: string): void {
+function populatePasswordSettings(flow: Flow, csrfToken: string): void {
   upsertNode(flow.ui, csrfNode(csrfToken));
   upsertNode(flow.ui, passwordNode("new-password"));
   flow.ui.nodes.push(passwordSubmitNode(1070003));
@@ -31,15 +30,9 @@ export function populatePasswordSettings(flow: Flow, csrfToken: string): void {
  * The password strategy's settings update, in Kratos' order: CSRF, privileged session, password
  * present, not the current password (4000039), password policy. Returns the identity to save.
  */
-export async function passwordSettingsUpdate(
-  ctx: ServerContext,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  flow: Flow,
-  session: Session,
-  identity: Identity,
-): Promise<Identity> {
-  return handleSettingsSubmission(ctx, request, reply, flow, passwordFields, async (body) => {
+async function passwordSettingsUpdate(step: SettingsStep): Promise<Identity> {
+  const { ctx, session, identity } = step;
+  return handleSettingsSubmission(step, passwordFields, async (body) => {
     requirePrivilegedSession(ctx, session);
     const password = typeof body.password === "string" ? body.password : "";
     if (password === "") {
@@ -73,3 +66,13 @@ export async function passwordSettingsUpdate(
     };
   });
 }
+
+/** The password group of the settings form: a new password. */
+export const passwordSettingsStrategy: SettingsStrategy = {
+  id: "password",
+  group: "password",
+  selectorFields: [],
+  responsible: (values) => values.method === "password",
+  populate: ({ flow, csrfToken }) => populatePasswordSettings(flow, csrfToken),
+  update: async (step) => save(await passwordSettingsUpdate(step)),
+};

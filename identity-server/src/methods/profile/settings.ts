@@ -1,4 +1,3 @@
-import type { FastifyReply, FastifyRequest } from "fastify";
 import type { ServerContext } from "../../context.ts";
 import type { Flow } from "../../flows/flow.ts";
 import { ReauthenticationRequired } from "../../flows/reauthentication.ts";
@@ -7,7 +6,6 @@ import { type FieldSpec } from "../../http/flow-body.ts";
 import { touchesProtectedFields, withTraits } from "../../identity/apply-traits.ts";
 import type { Identity } from "../../identity/identity.ts";
 import { isPrivileged } from "../../session/privileged.ts";
-import type { Session } from "../../session/session.ts";
 import { uiText } from "../../text/messages.ts";
 import {
   csrfNode,
@@ -17,10 +15,12 @@ import {
   traitNode,
   upsertNode,
 } from "../../ui/nodes.ts";
+import { save } from "../settings-outcome.ts";
+import type { SettingsStep, SettingsStrategy } from "../settings-strategy.ts";
 import { handleSettingsSubmission } from "../settings-submission.ts";
 
 /** The profile group: one input per trait, filled with the identity's values, and "Save". */
-export function populateProfileSettings(
+function populateProfileSettings(
   ctx: ServerContext,
   flow: Flow,
   identity: Identity,
@@ -73,16 +73,10 @@ function showSubmittedTraits(flow: Flow, traits: unknown): void {
  * the identity schema; a change that touches identifiers or addresses needs a privileged session.
  * Returns the identity to save (not yet saved).
  */
-export async function profileSettingsUpdate(
-  ctx: ServerContext,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  flow: Flow,
-  session: Session,
-  identity: Identity,
-): Promise<Identity> {
+async function profileSettingsUpdate(step: SettingsStep): Promise<Identity> {
+  const { ctx, flow, session, identity } = step;
   let traits: unknown;
-  return handleSettingsSubmission(ctx, request, reply, flow, profileFields(ctx), (body) => {
+  return handleSettingsSubmission(step, profileFields(ctx), (body) => {
     traits = body.traits;
     if (
       traits === null ||
@@ -101,3 +95,14 @@ export async function profileSettingsUpdate(
     return updated;
   });
 }
+
+/** The profile group of the settings form: the identity's traits. */
+export const profileSettingsStrategy: SettingsStrategy = {
+  id: "profile",
+  group: "profile",
+  selectorFields: [],
+  responsible: (values) => values.method === "profile",
+  populate: ({ ctx, flow, identity, csrfToken }) =>
+    populateProfileSettings(ctx, flow, identity, csrfToken),
+  update: async (step) => save(await profileSettingsUpdate(step)),
+};

@@ -1,15 +1,14 @@
 import { randomUUID } from "node:crypto";
-import type { FastifyReply, FastifyRequest } from "fastify";
 import type { ServerContext } from "../../context.ts";
 import type { Flow } from "../../flows/flow.ts";
 import { internalError } from "../../http/errors.ts";
 import type { Identity } from "../../identity/identity.ts";
-import type { Session } from "../../session/session.ts";
 import { claimTotpStep } from "../../store/totp-steps.ts";
 import { uiText } from "../../text/messages.ts";
 import { csrfNode, findInput, setNodeValue, upsertNode } from "../../ui/nodes.ts";
 import { ValidationError } from "../../ui/validation-error.ts";
 import { save, saveWithoutSecondFactor, type SettingsOutcome } from "../settings-outcome.ts";
+import type { SettingsStep, SettingsStrategy } from "../settings-strategy.ts";
 import {
   handleSettingsSubmission,
   recordSecondFactorProof,
@@ -27,7 +26,7 @@ import {
 /** Where the key waiting for its first code is kept (never serialised). */
 const keyContextKey = "totp_url";
 
-export const totpSettingsFields = [
+const totpSettingsFields = [
   { name: "csrf_token", type: "string" },
   { name: "method", type: "string" },
   { name: "totp_code", type: "string" },
@@ -39,7 +38,7 @@ export const totpSettingsFields = [
  * The totp group: an unlink button when an app is linked; otherwise a new key (kept in the flow's
  * internal context until a code confirms it) as QR code and text, the code input and "Save".
  */
-export async function populateTotpSettings(
+async function populateTotpSettings(
   ctx: ServerContext,
   flow: Flow,
   identity: Identity,
@@ -74,16 +73,10 @@ function withoutTotp(identity: Identity, now: Date): Identity {
  * proves the second factor, so the current session gains a `totp` aal2 entry; the code's step is
  * recorded so it cannot sign in again.
  */
-export async function totpSettingsUpdate(
-  ctx: ServerContext,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  flow: Flow,
-  session: Session,
-  identity: Identity,
-): Promise<SettingsOutcome> {
+async function totpSettingsUpdate(step: SettingsStep): Promise<SettingsOutcome> {
+  const { ctx, flow, session, identity } = step;
   try {
-    return await handleSettingsSubmission(ctx, request, reply, flow, totpSettingsFields, (body) => {
+    return await handleSettingsSubmission(step, totpSettingsFields, (body) => {
       requirePrivilegedSession(ctx, session);
       const now = ctx.now();
 
@@ -131,3 +124,14 @@ export async function totpSettingsUpdate(
     throw error;
   }
 }
+
+/** The authenticator app group of the settings form: link a new key or unlink the app. */
+export const totpSettingsStrategy: SettingsStrategy = {
+  id: "totp",
+  group: "totp",
+  selectorFields: totpSettingsFields,
+  responsible: (values) => values.method === "totp" || values.totp_unlink === true,
+  populate: ({ ctx, flow, identity, csrfToken }) =>
+    populateTotpSettings(ctx, flow, identity, csrfToken),
+  update: totpSettingsUpdate,
+};
