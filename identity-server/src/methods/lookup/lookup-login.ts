@@ -1,5 +1,4 @@
-import type { Flow } from "../../flows/flow.ts";
-import { credentialOf, type Identity } from "../../identity/identity.ts";
+import { credentialOf } from "../../identity/identity.ts";
 import {
   ensureSecondFactorAllowed,
   recordSecondFactorPassed,
@@ -7,47 +6,24 @@ import {
 } from "../../rate-limit/rate-limits.ts";
 import { findIdentity, updateCredentialConfig } from "../../store/identities.ts";
 import { uiText } from "../../text/messages.ts";
-import { upsertNode } from "../../ui/nodes.ts";
 import { ValidationError } from "../../ui/validation-error.ts";
-import {
-  clearInput,
-  missingValue,
-  runLoginStep,
-  stringValue,
-  type LoginForm,
-  type LoginStep,
-} from "../login-step.ts";
-import { sessionIdentityOf, type LoginStrategy } from "../login-strategy.ts";
+import { typedCodeStrategy } from "../typed-code-factor.ts";
 import { findLookupCode, lookupCodesOf } from "./lookup-codes.ts";
 import { lookupLoginCodeNode, lookupLoginSubmitNode } from "./lookup-nodes.ts";
 
-const lookupForm: LoginForm = {
-  fields: [
-    { name: "csrf_token", type: "string" },
-    { name: "method", type: "string" },
-    { name: "lookup_secret", type: "string" },
-    { name: "transient_payload", type: "object" },
-  ],
-  missing: (values) =>
-    (stringValue(values.lookup_secret) ?? "").trim() === "" ? [missingValue("lookup_secret")] : [],
-  rerender: (flow) => clearInput(flow, "lookup_secret"),
-};
-
-/** Second-factor form: the backup code and "Use backup recovery code", when codes exist. */
-function populateLookupLogin(flow: Flow, identity: Identity): void {
-  if (lookupCodesOf(identity).length === 0) return;
-  upsertNode(flow.ui, lookupLoginCodeNode());
-  flow.ui.nodes.push(lookupLoginSubmitNode());
-}
-
 /**
+ * Backup codes as a second factor: the code and "Use backup recovery code" while codes exist.
  * Kratos' lookup login: the typed code must be one of the identity's backup codes (4000016) and
  * unused (4000012); it is marked used (to the second) in the same transaction that checks it.
  */
-async function lookupLogin(step: LoginStep, identity: Identity): Promise<void> {
-  const { ctx } = step;
-  await runLoginStep(step, lookupForm, async (values) => {
-    const typed = stringValue(values.lookup_secret) ?? "";
+export const lookupLoginStrategy = typedCodeStrategy({
+  id: "lookup_secret",
+  group: "lookup_secret",
+  field: "lookup_secret",
+  configured: (identity) => lookupCodesOf(identity).length > 0,
+  codeNode: lookupLoginCodeNode,
+  submitNode: lookupLoginSubmitNode,
+  async verify({ ctx }, identity, typed) {
     ensureSecondFactorAllowed(ctx, identity.id);
     await ctx.db.transaction().execute(async (trx) => {
       const current = await findIdentity(trx, identity.id);
@@ -65,22 +41,5 @@ async function lookupLogin(step: LoginStep, identity: Identity): Promise<void> {
       await updateCredentialConfig(trx, credential.id, { recovery_codes: updated }, now);
     });
     recordSecondFactorPassed(ctx, identity.id);
-  });
-}
-
-/** Backup codes as a second factor. */
-export const lookupLoginStrategy: LoginStrategy = {
-  id: "lookup_secret",
-  group: "lookup_secret",
-  aal: "aal2",
-  configured: (identity) => lookupCodesOf(identity).length > 0,
-  responsible: (body) => body.string("method") === "lookup_secret",
-  populate(_ctx, flow, identity) {
-    if (identity) populateLookupLogin(flow, identity);
   },
-  async submit(step) {
-    const identity = sessionIdentityOf(step);
-    await lookupLogin(step, identity);
-    return { kind: "authenticated", identity };
-  },
-};
+});
