@@ -1,7 +1,7 @@
 import { isRecord } from "./node-guards.ts";
 
 /** Portal pages a continue_with item can send the browser to. */
-export type ContinuePage = "settings" | "recovery" | "verification";
+type ContinuePage = "settings" | "recovery" | "verification";
 
 /**
  * A flow page of ours (with the identity service's own URL for it, when it sent one), or a URL
@@ -28,7 +28,7 @@ const pageOf: Readonly<Record<string, ContinuePage>> = {
 };
 
 /** A continue_with list asked for something the portal cannot do (spec §8 "Other"). */
-export class UnsupportedContinueWith extends Error {
+class UnsupportedContinueWith extends Error {
   override name = "UnsupportedContinueWith";
 }
 

@@ -41,6 +41,6 @@ export function sessionChecked(args: FlowArgs): FlowRouteRules {
 }
 
 /** whoami's status with the browser's cookies, for {@link FlowRoute.sessionStatus}. */
-export function browserSessionStatus(args: FlowArgs): () => Promise<number> {
+function browserSessionStatus(args: FlowArgs): () => Promise<number> {
   return whoamiStatus(identityFor(args.request, args.context).frontend);
 }

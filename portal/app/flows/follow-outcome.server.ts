@@ -35,7 +35,7 @@ export type FollowResult =
 export const noticeParam = "notice";
 
 /** Tells the login page that it asks again because a change needs a recent sign-in. */
-export const refreshNotice = "refresh";
+const refreshNotice = "refresh";
 
 /** whoami through the browser's own client, for {@link FlowRoute.sessionStatus}. */
 export function whoamiStatus(frontend: IdentityClient["frontend"]): () => Promise<number> {

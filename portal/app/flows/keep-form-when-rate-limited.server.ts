@@ -3,7 +3,7 @@ import { isRateLimitedResponse, retryAfterSeconds } from "../http/rate-limited.s
 import type { RateLimited } from "./rate-limit-answer.ts";
 
 /** What a flow page's action answers when the identity service refused its call with 429. */
-export interface RateLimitedActionData {
+interface RateLimitedActionData {
   rateLimited: RateLimited;
   /** What the person typed (no passwords, no CSRF token), to fill the form in again. */
   values: Record<string, string>;

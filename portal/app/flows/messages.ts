@@ -3,7 +3,7 @@ import type { MessageParams, Translator } from "../i18n/translator.ts";
 import { isInputNode, isRecord } from "./node-guards.ts";
 import { withWait } from "./wait-text.ts";
 
-export type MessageType = "error" | "info" | "success";
+type MessageType = "error" | "info" | "success";
 
 /**
  * A message the UI shows, from the identity service (by Kratos id) or from the portal's own

@@ -7,7 +7,7 @@ import type { AnchorAttributes, ImageAttributes, NodeWith, TextAttributes } from
  * such as the TOTP QR code) a data:image. Browsers ignore case, leading spaces and tabs or
  * newlines inside the scheme, so the URL is parsed the way they would before its scheme is read.
  */
-export function safeNodeUrl(value: string | undefined, kind: "link" | "image"): string | undefined {
+function safeNodeUrl(value: string | undefined, kind: "link" | "image"): string | undefined {
   if (!value) return undefined;
   let url: URL;
   try {

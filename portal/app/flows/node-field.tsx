@@ -28,7 +28,7 @@ const codeNames = new Set(["code", "totp_code"]);
  * e-mail keypad, because browsers refuse selection ranges on type=email, and the portal's
  * lowercasing as typed (spec §5) must put the caret back where it was.
  */
-export function inputTraits(attributes: InputAttributes, declaredType: string) {
+function inputTraits(attributes: InputAttributes, declaredType: string) {
   const fallback = attributes.name === "identifier" ? "username" : undefined;
   if (codeNames.has(attributes.name)) {
     return {

@@ -13,10 +13,6 @@ export function withoutNames(nodes: readonly UiNode[], names: readonly string[])
   });
 }
 
-export function inGroups(nodes: readonly UiNode[], groups: readonly string[]): UiNode[] {
-  return nodes.filter((node) => groups.includes(node.group));
-}
-
 export function findInput(nodes: readonly UiNode[], name: string): UiNode | undefined {
   return nodes.find((node) => nodeName(node) === name);
 }

@@ -3,7 +3,7 @@ import { useTranslator } from "../i18n/translator-context.tsx";
 import { passwordRules } from "../validation/password.ts";
 
 /** How long typing must pause before the count of met rules is announced. */
-export const announceAfterMs = 1000;
+const announceAfterMs = 1000;
 
 /**
  * Spec §5's password rule as a checklist under a new-password field, shown before the first

@@ -5,7 +5,7 @@ export const bodyLimitBytes = 64 * 1024;
 /** The portal's largest form (settings) has a few dozen fields; body-parser allows 1000. */
 export const fieldLimit = 256;
 
-export interface BodyLimits {
+interface BodyLimits {
   maxBytes: number;
   maxFields: number;
   /**
@@ -15,7 +15,7 @@ export interface BodyLimits {
   formOnly: (req: IncomingMessage) => boolean;
 }
 
-export type BodyOutcome =
+type BodyOutcome =
   { ok: true; body: Buffer | undefined } | { ok: false; status: 400 | 413; reason: string };
 
 /** The body of a request, read into memory only after it was checked against the limits. */
@@ -32,7 +32,7 @@ export function bufferedBody(req: IncomingMessage): Buffer | undefined {
  * passes the limit, so at most `maxBytes` (plus one chunk) is ever held. Requests without a body
  * (no Content-Length, no Transfer-Encoding) resolve at once with `undefined`.
  */
-export function readBoundedBody(req: IncomingMessage, maxBytes: number): Promise<BodyOutcome> {
+function readBoundedBody(req: IncomingMessage, maxBytes: number): Promise<BodyOutcome> {
   const declared = req.headers["content-length"];
   const chunked = req.headers["transfer-encoding"] !== undefined;
   if (!chunked && (declared === undefined || declared === "0")) {
@@ -110,15 +110,15 @@ export function countFormFields(contentType: string | undefined, body: Buffer): 
  * once, with its upload still arriving, makes the kernel send a reset, and a client still
  * uploading then sees EPIPE instead of the 413; reading on would cost the portal the upload.
  */
-export const lingerMs = 2000;
+const lingerMs = 2000;
 
-export interface Refusal {
+interface Refusal {
   status: 400 | 413 | 415;
   reason: string;
 }
 
 /** The answer to a refused request: its content type and body (and a chance to log it). */
-export type AnswerRefusal = (
+type AnswerRefusal = (
   req: IncomingMessage,
   res: ServerResponse,
   refusal: Refusal,

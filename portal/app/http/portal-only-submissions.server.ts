@@ -17,7 +17,7 @@ const readOnlyMethods = new Set(["GET", "HEAD", "OPTIONS"]);
  * backslashes resolved, repeated and trailing slashes dropped, lower case. Erring towards a
  * match only refuses requests that would have been 404 there anyway.
  */
-export function proxiedPathOf(url: string): string {
+function proxiedPathOf(url: string): string {
   const raw = url.split(/[?#]/, 1)[0] ?? "";
   let decoded = raw;
   try {

@@ -33,7 +33,7 @@ function plausible(seconds: number | undefined): number | undefined {
 }
 
 /** The 429 a loader throws for the page (its JSON becomes the route error's data), with Retry-After. */
-export function rateLimitedResponse(seconds: number | undefined): Response {
+function rateLimitedResponse(seconds: number | undefined): Response {
   const body: { rateLimited: RateLimited } = {
     rateLimited: { retryAfterSeconds: seconds ?? null },
   };

@@ -11,7 +11,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
  * portal itself. Only features every current Chromium recognises (unknown names print console
  * warnings).
  */
-export const permissionsPolicy =
+const permissionsPolicy =
   "accelerometer=(), camera=(), display-capture=(), geolocation=(), gyroscope=(), hid=(), " +
   "magnetometer=(), microphone=(), midi=(), payment=(), serial=(), usb=(), browsing-topics=(), " +
   "publickey-credentials-get=(self), publickey-credentials-create=(self)";

@@ -7,7 +7,7 @@ import { isLocale, type Locale } from "../i18n/locales.ts";
  * Seconds a client should wait before trying again (Retry-After). The page does not reload
  * itself: a timed refresh fails WCAG 2.2.1 (axe's meta-refresh rule); it offers a link instead.
  */
-export const startingRetrySeconds = 3;
+const startingRetrySeconds = 3;
 
 const texts: Record<Locale, { title: string; body: string; retry: string; brand: string }> = {
   en: {

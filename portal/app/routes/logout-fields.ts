@@ -7,7 +7,7 @@ export const logoutDecisionName = "decision";
  * `login_challenge` ("Use another account"). The same name in a link's query and in the sign-out
  * form's hidden fields.
  */
-export const signOutCarriedFields = ["login_challenge"] as const;
+const signOutCarriedFields = ["login_challenge"] as const;
 
 /** The carried fields present in `source`, as hidden-field name/value pairs. */
 export function carriedFields(source: URLSearchParams | FormData): Record<string, string> {

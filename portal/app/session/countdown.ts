@@ -1,7 +1,7 @@
 import type { Translator } from "../i18n/translator.ts";
 
 /** Screen readers hear the countdown at most this often (and at the last minute, a multiple). */
-export const announceEverySeconds = 30;
+const announceEverySeconds = 30;
 
 /** Whole seconds left, rounded up: 299,001 ms still shows 05:00. */
 export function secondsLeft(remainingMs: number): number {

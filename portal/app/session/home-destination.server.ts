@@ -39,7 +39,7 @@ export async function decideHome(
   }
 }
 
-export function ssoDestination(session: Session, url: URL): string {
+function ssoDestination(session: Session, url: URL): string {
   const sso = getConfig().ssoPortalUrl;
   if (url.searchParams.get("redirect-state") === "agency-selection")
     return `${sso}/agency-selection`;

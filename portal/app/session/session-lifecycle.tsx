@@ -25,7 +25,7 @@ function loadFailed(error: unknown) {
 }
 
 /** Spec §7: whether a session exists; a failed check counts as none. */
-export async function hasSession(signal?: AbortSignal): Promise<boolean> {
+async function hasSession(signal?: AbortSignal): Promise<boolean> {
   try {
     const response = await fetch(whoamiUrl, { headers: { accept: "application/json" }, signal });
     return response.ok;

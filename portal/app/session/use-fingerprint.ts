@@ -17,7 +17,7 @@ function setComputing(next: boolean): void {
 }
 
 /** Computes the fingerprint and stores it in the cookie; a failure is logged, never thrown. */
-export async function refreshFingerprint(): Promise<void> {
+async function refreshFingerprint(): Promise<void> {
   if (computing) return;
   startedAt = Date.now();
   setComputing(true);
@@ -34,7 +34,7 @@ export async function refreshFingerprint(): Promise<void> {
 }
 
 /** Spec §4: a click on a button or link recomputes the fingerprint once it is this old. */
-export function isStale(now: number, revalidateMs: number): boolean {
+function isStale(now: number, revalidateMs: number): boolean {
   return now - startedAt >= revalidateMs;
 }
 

@@ -2,7 +2,7 @@ import { useTranslator } from "../i18n/translator-context.tsx";
 import { LanguageSelector } from "./language-selector.tsx";
 import { ThemeToggle } from "./theme-toggle.tsx";
 
-export const buildLabel = "663";
+const buildLabel = "663";
 
 export function SiteFooter(props: { supportUrl: string; year: number }) {
   const { t } = useTranslator();

@@ -16,8 +16,6 @@ export const passwordRules = [
   { id: "special", met: (value: string) => /\W/.test(value) },
 ] as const;
 
-export type PasswordRuleId = (typeof passwordRules)[number]["id"];
-
 /** At least 12 characters with a digit, a non-word character, a lowercase and an uppercase letter. */
 export function isStrongPassword(value: string): boolean {
   return passwordRules.every((rule) => rule.met(value));

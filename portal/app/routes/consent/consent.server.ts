@@ -27,7 +27,7 @@ interface ConsentArgs {
  * A remembered decision lasts until the person revokes it (Hydra: remember_for 0 = forever);
  * Hydra then marks later requests of this client for the same or fewer scopes skip=true.
  */
-export const rememberForSeconds = 0;
+const rememberForSeconds = 0;
 
 /** What the consent screen shows: nothing the browser could use to change the grant. */
 export interface ConsentView {
@@ -151,6 +151,6 @@ async function signedInIdentity(
   };
 }
 
-export function clientName(client: { client_name?: string; client_id?: string } | undefined) {
+function clientName(client: { client_name?: string; client_id?: string } | undefined) {
   return client?.client_name || client?.client_id || "";
 }

@@ -65,7 +65,7 @@ export async function readSession(
 }
 
 /** The account as people know it: e-mail, phone or username from the identity's traits. */
-export function accountLabel(identity: { traits?: unknown }): string {
+function accountLabel(identity: { traits?: unknown }): string {
   const traits = isRecord(identity.traits) ? identity.traits : {};
   for (const name of ["email", "phone", "username"]) {
     const value = traits[name];

@@ -5,8 +5,8 @@ import { Dialog, supportsModal } from "../../ui/dialog.tsx";
 import { nodnaHref } from "../nodna.ts";
 import { strongLinkStyle } from "../../ui/text-link.tsx";
 
-export const confirmParam = "confirm";
-export const confirmValue = "create-account";
+const confirmParam = "confirm";
+const confirmValue = "create-account";
 
 /**
  * "Create account" asks first whether the user really has no account (spec §2 /login).

@@ -3,7 +3,7 @@ import type { MarkerPage } from "./oauth2-marker.ts";
 import { browserStorage, readRemembered, writeRemembered } from "./remember-me.ts";
 
 /** The remember-me checkbox's name (a field the portal keeps to itself, see login.server). */
-export const rememberMeName = "remember_me";
+const rememberMeName = "remember_me";
 
 export interface LoginPage extends MarkerPage {
   /** The sign-in form of a plain (first-factor, not refresh) flow, when one is shown. */

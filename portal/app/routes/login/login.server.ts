@@ -37,7 +37,7 @@ const loginRoute: FlowPageRoute = {
 };
 
 /** Fields the page adds for itself; the identity service never sees them. */
-export const loginPortalFields = ["remember_me", continueAsField];
+const loginPortalFields = ["remember_me", continueAsField];
 
 export async function loadLogin(args: FlowArgs) {
   const { frontend } = identityFor(args.request, args.context, args.locale);
@@ -81,7 +81,7 @@ export async function loadLogin(args: FlowArgs) {
 }
 
 /** The query of the create-account links: the flow's return_to and its OAuth2 login challenge. */
-export function registrationQuery(returnTo: string | undefined, challenge: string | undefined) {
+function registrationQuery(returnTo: string | undefined, challenge: string | undefined) {
   const query = new URLSearchParams();
   if (returnTo) query.set("return_to", returnTo);
   if (challenge) query.set("login_challenge", challenge);

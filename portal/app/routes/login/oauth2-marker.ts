@@ -119,7 +119,7 @@ export function signInStarted(): void {
 }
 
 /** The login page's links that lead to a different login carry this attribute. */
-export const differentLoginAttribute = "data-exit";
+const differentLoginAttribute = "data-exit";
 
 /**
  * Entry point for the login page (dynamically imported): applies the marker for the shown flow

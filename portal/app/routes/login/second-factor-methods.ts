@@ -3,7 +3,7 @@ import { isInputNode, isSubmitNode } from "../../flows/node-guards.ts";
 import { fromParam, methodParam } from "./second-factor-params.ts";
 
 /** Spec §4: the second-factor methods in the order they are offered. */
-export const secondFactorMethods = ["webauthn", "totp", "code", "lookup_secret"] as const;
+const secondFactorMethods = ["webauthn", "totp", "code", "lookup_secret"] as const;
 export type SecondFactorMethod = (typeof secondFactorMethods)[number];
 
 /** Query parameters of the chooser (links, so that it works without JavaScript). */
@@ -11,7 +11,7 @@ export { fromParam, methodParam };
 /** `?method=choose` shows the chooser; `from` is the method "Back" returns to. */
 export const chooseValue = "choose";
 
-export const trustDeviceName = "trust_device";
+const trustDeviceName = "trust_device";
 
 export type SecondFactorView =
   /** One method's form; `others` when there are more methods to choose from. */

@@ -8,7 +8,7 @@ export type RecoveryCheck =
   | { kind: "code"; code: string; values: RecoveryValues }
   | { kind: "invalid"; errors: FieldErrors; values: RecoveryValues };
 
-export type RecoveryValues = Partial<Record<"email", string>>;
+type RecoveryValues = Partial<Record<"email", string>>;
 
 /**
  * An e-mail address arrives when the user asks for a code, typed or from the "Resend code"

@@ -88,7 +88,7 @@ export async function submitRegistration(args: FlowArgs) {
  * lowercased as the user saw it, the password the portal checked, and nothing of the portal's
  * own fields.
  */
-export function toRegistrationBody(
+function toRegistrationBody(
   fields: Record<string, unknown>,
   checked: { email: string; password: string },
 ): UpdateRegistrationFlowBody | undefined {

@@ -34,7 +34,7 @@ export async function askFirst(args: {
   return redirect(confirmationUrl(args.locale, args.url.search, action, value), 303);
 }
 
-export function confirmationUrl(
+function confirmationUrl(
   locale: Locale,
   search: string,
   action: ConfirmAction,

@@ -9,7 +9,7 @@ import { intentField, sessionIntents } from "./sessions.ts";
  * state without the round trip. The server performs none of them without the confirmation
  * field. The field is the portal's own: the identity service receives exactly what it did.
  */
-export const confirmActions = [
+const confirmActions = [
   "totp_unlink",
   "code_mfa_disable",
   "lookup_secret_disable",

@@ -131,10 +131,7 @@ function confirmOf(form: FormData): string {
  * The identity's traits with the posted ones laid over them: never a different e-mail, and an
  * emptied field removes its trait (the schema refuses empty strings).
  */
-export function profileTraits(
-  flow: FlowShape,
-  posted: Record<string, unknown>,
-): Record<string, unknown> {
+function profileTraits(flow: FlowShape, posted: Record<string, unknown>): Record<string, unknown> {
   const identity = isRecord(flow.identity) ? flow.identity : {};
   const current = isRecord(identity.traits) ? identity.traits : {};
   const traits: Record<string, unknown> = { ...current };

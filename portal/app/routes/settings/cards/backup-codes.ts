@@ -1,7 +1,7 @@
 import type { UiNode } from "@portal/client";
 import { isRecord, isTextAttributes } from "../../../flows/node-guards.ts";
 
-export const backupCodesNodeId = "lookup_secret_codes";
+const backupCodesNodeId = "lookup_secret_codes";
 
 /** One entry of the codes node: a code in the clear, a stored one, or a used one. */
 export type BackupCode =

@@ -4,7 +4,7 @@ import { useTranslator } from "../../../i18n/translator-context.tsx";
 import { secondaryButton } from "../../../ui/buttons.ts";
 
 /** Spec §9: how long "Copied" stays. */
-export const copiedDuration = 1500;
+const copiedDuration = 1500;
 
 type CopyState = { kind: "idle" } | { kind: "copied"; at: number } | { kind: "failed" };
 

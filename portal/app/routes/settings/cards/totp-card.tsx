@@ -13,10 +13,10 @@ import { CopyButton } from "./copy-button.tsx";
 import type { SettingsCardProps } from "./settings-card.ts";
 
 /** Element id of the key, for people (and tests) who type it into their app by hand. */
-export const totpKeyId = "totp-secret-key";
+const totpKeyId = "totp-secret-key";
 
 /** The trusted-devices list shares the group but is a card of its own. */
-export function totpNodes(nodes: readonly UiNode[]): UiNode[] {
+function totpNodes(nodes: readonly UiNode[]): UiNode[] {
   return nodes.filter((node) => !isTrustedDevicesNode(node) && nodeName(node) !== untrustName);
 }
 

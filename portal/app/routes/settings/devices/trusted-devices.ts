@@ -17,7 +17,7 @@ export interface TrustedDevice {
 }
 
 /** The text node that carries the list (group totp). */
-export const trustedDevicesNodeId = "totp-trusted-devices";
+const trustedDevicesNodeId = "totp-trusted-devices";
 export const untrustName = "totp_device_untrust";
 
 export function isTrustedDevicesNode(node: UiNode): boolean {
