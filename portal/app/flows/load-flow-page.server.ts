@@ -5,6 +5,7 @@ import { flowRoute } from "./flow-args.server.ts";
 import type { FlowArgs, FlowPageRoute } from "./flow-args.server.ts";
 import { followOutcome, flowPageUrl, noticeParam } from "./follow-outcome.server.ts";
 import { classifyIdentityAnswer } from "./identity-outcome.ts";
+import { noticeFromQuery } from "./notice-query.ts";
 import type { FlowShape, IdentityOutcome } from "./identity-outcome.ts";
 import { redirectWithCookies } from "../http/redirects.server.ts";
 
@@ -18,10 +19,12 @@ export interface FlowPageSteps {
   carry?: (query: URLSearchParams) => Record<string, string>;
 }
 
-/** The flow to render and the cookies of its answer, which the page's response must set. */
+/** The flow to render, the cookies of its answer (the page's response must set them), and the
+ * notice the page URL carries (why the flow was started again, see follow-outcome). */
 export interface FlowPageFlow {
   flow: FlowShape;
   setCookies: readonly string[];
+  notice: ReturnType<typeof noticeFromQuery>;
 }
 
 /**
@@ -67,5 +70,6 @@ export async function loadFlowPage(
   );
   if (result.type === "redirect") return result.response;
   if (result.type !== "render") throw new Response(null, { status: 502 });
-  return { flow: result.flow, setCookies: answer.setCookies };
+  const notice = noticeFromQuery(query.get(noticeParam));
+  return { flow: result.flow, setCookies: answer.setCookies, notice };
 }

@@ -12,10 +12,9 @@ import { PageTitle } from "../ui/page-title.tsx";
 export function StartingPage() {
   const { t } = useTranslator();
   const { pathname, search } = useLocation();
-  const title = t("starting.title");
   return (
     <Card>
-      <PageTitle title={title} />
+      <PageTitle title={t("starting.title")} />
       <p className="mt-2">{t("starting.body")}</p>
       <a
         href={`${pathname}${search}`}

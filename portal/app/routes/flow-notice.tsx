@@ -1,7 +1,7 @@
 import type { MessageKey } from "../i18n/translator.ts";
 import { useTranslator } from "../i18n/translator-context.tsx";
 import { Notice } from "../ui/notice.tsx";
-import { noticeDuration, noticeKind } from "./notice-query.ts";
+import { noticeDuration, noticeKind } from "../flows/notice-query.ts";
 
 /**
  * A flow page's notice (a restart reason, "something went wrong") as a toast with its no-script

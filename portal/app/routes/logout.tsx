@@ -3,13 +3,13 @@ import type { Route } from "./+types/logout";
 import { localeOf } from "../i18n/locales.ts";
 import { useTranslator } from "../i18n/translator-context.tsx";
 import { primaryButton, secondaryButton } from "../ui/buttons.ts";
-import { ChoiceButtons } from "../ui/choice-buttons.tsx";
 import { Card } from "../ui/card.tsx";
+import { ChoiceButtons } from "../ui/choice-buttons.tsx";
+import { PageTitle } from "../ui/page-title.tsx";
 import { answerLogoutQuestion, loadLogoutQuestion } from "./logout-challenge.server.ts";
 import { logoutChallengeParam, logoutDecisionName } from "./logout-fields.ts";
 import { loadSignOut, submitSignOut } from "./logout-sign-out.server.ts";
 import type { SignOutConfirmation } from "./logout-sign-out.server.ts";
-import { PageTitle } from "../ui/page-title.tsx";
 
 /**
  * Sign-out (the portal's header and settings post here; its own links come here): the identity
@@ -43,10 +43,9 @@ export async function action({ request, context, params, url }: Route.ActionArgs
 export default function Logout({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslator();
   if ("confirmSignOut" in loaderData) return <ConfirmSignOut confirmation={loaderData} />;
-  const title = t("logout.title");
   return (
     <Card>
-      <PageTitle title={title} />
+      <PageTitle title={t("logout.title")} />
       <p className="mt-2 mb-6">
         {loaderData.client
           ? t("logout.question", { client: loaderData.client })
@@ -70,10 +69,9 @@ export default function Logout({ loaderData }: Route.ComponentProps) {
  */
 function ConfirmSignOut({ confirmation }: { confirmation: SignOutConfirmation }) {
   const { t, locale } = useTranslator();
-  const title = t("logout.title");
   return (
     <Card>
-      <PageTitle title={title} />
+      <PageTitle title={t("logout.title")} />
       <p className="mt-2 mb-6">{t("logout.question", { client: t("brand.name") })}</p>
       <form method="post" action={`/${locale}/logout`} className="flex flex-col gap-3">
         {Object.entries(confirmation.fields).map(([name, value]) => (

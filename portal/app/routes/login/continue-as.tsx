@@ -4,9 +4,9 @@ import type { MessageKey } from "../../i18n/translator.ts";
 import { Alert } from "../../ui/alert.tsx";
 import { primaryButton } from "../../ui/buttons.ts";
 import { Card } from "../../ui/card.tsx";
-import { SignOutButton } from "../sign-out-button.tsx";
 import { PageTitle } from "../../ui/page-title.tsx";
 import { linkStyle } from "../../ui/text-link.tsx";
+import { SignOutButton } from "../sign-out-button.tsx";
 
 /** The offer as the page receives it (continue-as.server's ContinueAsOffer). */
 interface Offer {
@@ -28,10 +28,9 @@ export function ContinueAs(props: {
 }) {
   const { t } = useTranslator();
   const { offer } = props;
-  const title = t("login.continueAs.title");
   return (
     <Card>
-      <PageTitle title={title} />
+      <PageTitle title={t("login.continueAs.title")} />
       <p className="mt-1 mb-6 text-slate-700 dark:text-slate-300">
         {props.client
           ? t("login.oauth2Description", { client: props.client })

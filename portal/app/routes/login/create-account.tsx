@@ -2,8 +2,8 @@ import { useRef } from "react";
 import { Link, useLocation, useNavigate } from "react-router";
 import { useTranslator } from "../../i18n/translator-context.tsx";
 import { Dialog, supportsModal } from "../../ui/dialog.tsx";
-import { nodnaHref } from "../nodna.ts";
 import { strongLinkStyle } from "../../ui/text-link.tsx";
+import { nodnaHref } from "../nodna.ts";
 
 const confirmParam = "confirm";
 const confirmValue = "create-account";

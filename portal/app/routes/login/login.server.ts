@@ -1,7 +1,6 @@
 import { LoginFlowFromJSON } from "@portal/client";
 import { data, redirect } from "react-router";
 import { getConfig } from "../../config.server.ts";
-import { noticeParam } from "../../flows/follow-outcome.server.ts";
 import { flowReturnTo } from "../../flows/flow-return-to.server.ts";
 import { sessionChecked } from "../../flows/flow-args.server.ts";
 import type { FlowArgs, FlowPageRoute } from "../../flows/flow-args.server.ts";
@@ -15,7 +14,6 @@ import { setCookieHeaders } from "../../http/cookies.server.ts";
 import { identityFor } from "../../http/identity.server.ts";
 import { allowClientRedirects } from "../../http/oauth2-answer.server.ts";
 import { redirectWithCookies } from "../../http/redirects.server.ts";
-import { noticeFromQuery } from "../notice-query.ts";
 import {
   continueAsField,
   continueAsOffer,
@@ -69,7 +67,7 @@ export async function loadLogin(args: FlowArgs) {
         (flow.requested_aal === "aal2"
           ? rememberedAccount(args.request, accountCookieOptions(getConfig()))
           : undefined),
-      notice: noticeFromQuery(query.get(noticeParam)),
+      notice: page.notice,
       invalid: query.has("invalid"),
       confirmCreateAccount: query.get("confirm") === "create-account",
       /** The OAuth2 client the sign-in is for (spec §2: "Sign in to continue to {client}"). */

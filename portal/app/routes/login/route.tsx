@@ -11,6 +11,8 @@ import { Alert } from "../../ui/alert.tsx";
 import { Card } from "../../ui/card.tsx";
 import { Checkbox } from "../../ui/checkbox.tsx";
 import { Divider } from "../../ui/divider.tsx";
+import { PageTitle } from "../../ui/page-title.tsx";
+import { linkStyle, TextLink } from "../../ui/text-link.tsx";
 import { SignOutButton } from "../sign-out-button.tsx";
 import { FlowNotice } from "../flow-notice.tsx";
 import { CreateAccount } from "./create-account.tsx";
@@ -18,8 +20,6 @@ import { flowAccount } from "./flow-account.ts";
 import { enhanceLogin } from "./login-enhancements.ts";
 import { loadLogin, submitLogin } from "./login.server.ts";
 import { fromParam, methodParam } from "./second-factor-params.ts";
-import { PageTitle } from "../../ui/page-title.tsx";
-import { linkStyle, TextLink } from "../../ui/text-link.tsx";
 
 /**
  * The second step (chooser and methods) is its own chunk: a plain sign-in never loads it

@@ -5,6 +5,7 @@ import { Link, useLocation, useRouteLoaderData } from "react-router";
 import { FlowForm } from "../../flows/flow-form.tsx";
 import { useTranslator } from "../../i18n/translator-context.tsx";
 import { secondaryButton } from "../../ui/buttons.ts";
+import { strongLinkStyle } from "../../ui/text-link.tsx";
 import {
   chooseValue,
   formNodes,
@@ -14,7 +15,6 @@ import {
   secondFactorView,
 } from "./second-factor-methods.ts";
 import type { SecondFactorMethod, SecondFactorView } from "./second-factor-methods.ts";
-import { strongLinkStyle } from "../../ui/text-link.tsx";
 
 /**
  * The second step of signing in (spec §2, §4): one method's form, or a chooser of methods.

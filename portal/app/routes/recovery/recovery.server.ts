@@ -1,7 +1,6 @@
 import { RecoveryFlowFromJSON } from "@portal/client";
 import type { UpdateRecoveryFlowBody } from "@portal/client";
 import { data, redirect } from "react-router";
-import { noticeParam } from "../../flows/follow-outcome.server.ts";
 import { sessionChecked } from "../../flows/flow-args.server.ts";
 import type { FlowArgs, FlowPageRoute } from "../../flows/flow-args.server.ts";
 import { submitFlow } from "../../flows/submit-flow.server.ts";
@@ -10,7 +9,6 @@ import { formToJson, stringField } from "../../flows/submission.ts";
 import { setCookieHeaders } from "../../http/cookies.server.ts";
 import { identityFor } from "../../http/identity.server.ts";
 import { redirectWithCookies } from "../../http/redirects.server.ts";
-import { noticeFromQuery } from "../notice-query.ts";
 import { validateRecovery } from "./recovery-validation.ts";
 
 const recoveryRoute: FlowPageRoute = {
@@ -21,12 +19,11 @@ const recoveryRoute: FlowPageRoute = {
 
 export async function loadRecovery(args: FlowArgs) {
   const { frontend } = identityFor(args.request, args.context, args.locale);
-  const query = args.url.searchParams;
   // Created here with the page's locale as Accept-Language: the code e-mail uses that language.
   const page = await loadFlowPage(args, frontend, recoveryRoute);
   if (page instanceof Response) return page;
   return data(
-    { flow: RecoveryFlowFromJSON(page.flow), notice: noticeFromQuery(query.get(noticeParam)) },
+    { flow: RecoveryFlowFromJSON(page.flow), notice: page.notice },
     { headers: setCookieHeaders(page.setCookies) },
   );
 }

@@ -18,13 +18,13 @@ import {
 import type { FieldErrors } from "../../flows/use-live-errors.ts";
 import { useTranslator } from "../../i18n/translator-context.tsx";
 import { Card } from "../../ui/card.tsx";
+import { PageTitle } from "../../ui/page-title.tsx";
+import { TextLink } from "../../ui/text-link.tsx";
 import { FlowNotice } from "../flow-notice.tsx";
 import { validateEmail } from "../../validation/email.ts";
 import { messages } from "../../validation/messages.ts";
 import { submitRecovery, loadRecovery } from "./recovery.server.ts";
 import { validateRecovery } from "./recovery-validation.ts";
-import { PageTitle } from "../../ui/page-title.tsx";
-import { TextLink } from "../../ui/text-link.tsx";
 
 export const loader = flowLoader(loadRecovery);
 

@@ -1,7 +1,6 @@
 import { RegistrationFlowFromJSON } from "@portal/client";
 import type { UpdateRegistrationFlowBody } from "@portal/client";
 import { data, redirect } from "react-router";
-import { noticeParam } from "../../flows/follow-outcome.server.ts";
 import { flowReturnTo } from "../../flows/flow-return-to.server.ts";
 import { sessionChecked } from "../../flows/flow-args.server.ts";
 import type { FlowArgs, FlowPageRoute } from "../../flows/flow-args.server.ts";
@@ -12,7 +11,6 @@ import { formToJson, stringField } from "../../flows/submission.ts";
 import { setCookieHeaders } from "../../http/cookies.server.ts";
 import { identityFor } from "../../http/identity.server.ts";
 import { redirectWithCookies } from "../../http/redirects.server.ts";
-import { noticeFromQuery } from "../notice-query.ts";
 import { hasNodna, nodnaParam } from "../nodna.ts";
 import { fieldNames, readRegistrationInput, validateRegistration } from "./validation.ts";
 
@@ -36,7 +34,7 @@ export async function loadRegistration(args: FlowArgs) {
     {
       flow: RegistrationFlowFromJSON(page.flow),
       nodna: hasNodna(query),
-      notice: noticeFromQuery(query.get(noticeParam)),
+      notice: page.notice,
     },
     { headers: setCookieHeaders(page.setCookies) },
   );

@@ -20,6 +20,8 @@ import {
 import { useTranslator } from "../../i18n/translator-context.tsx";
 import { Alert } from "../../ui/alert.tsx";
 import { Card } from "../../ui/card.tsx";
+import { PageTitle } from "../../ui/page-title.tsx";
+import { TextLink } from "../../ui/text-link.tsx";
 import { FlowNotice } from "../flow-notice.tsx";
 import { loadRegistration, submitRegistration } from "./registration.server.ts";
 import { nodnaHash } from "../nodna.ts";
@@ -32,8 +34,6 @@ import {
   validateField,
   validateRegistration,
 } from "./validation.ts";
-import { PageTitle } from "../../ui/page-title.tsx";
-import { TextLink } from "../../ui/text-link.tsx";
 
 export const loader = flowLoader(loadRegistration);
 

@@ -1,6 +1,6 @@
 import { SettingsFlowFromJSON, readIdentityAnswer } from "@portal/client";
 import { data, redirect } from "react-router";
-import { followOutcome, flowPageUrl, noticeParam } from "../../flows/follow-outcome.server.ts";
+import { followOutcome, flowPageUrl } from "../../flows/follow-outcome.server.ts";
 import { classifyIdentityAnswer } from "../../flows/identity-outcome.ts";
 import { flowRoute } from "../../flows/flow-args.server.ts";
 import type { FlowArgs, FlowPageRoute, FlowRouteRules } from "../../flows/flow-args.server.ts";
@@ -17,7 +17,6 @@ import { absolutePortalUrl } from "../../http/portal-destination.server.ts";
 import { redirectWithCookies } from "../../http/redirects.server.ts";
 import { sessionEntropy } from "../../http/session-entropy.server.ts";
 import { toE164 } from "../../ui/phone/phone-number.server.ts";
-import { noticeFromQuery } from "../notice-query.ts";
 import { askFirst } from "./confirmation.server.ts";
 import { confirmField } from "./confirmations.ts";
 import { settingsGroup } from "./settings-group.ts";
@@ -40,13 +39,12 @@ function signInFirst(args: FlowArgs): FlowRouteRules {
 
 export async function loadSettings(args: FlowArgs) {
   const { frontend } = identityFor(args.request, args.context, args.locale);
-  const query = args.url.searchParams;
   const page = await loadFlowPage(args, frontend, settingsRoute);
   if (page instanceof Response) return page;
   return data(
     {
       flow: SettingsFlowFromJSON(withRecoveryMinutes(page.flow, new Date())),
-      notice: noticeFromQuery(query.get(noticeParam)),
+      notice: page.notice,
       sessions: await loadSessions(frontend),
       fingerprint: sessionEntropy(args.request),
     },

@@ -10,6 +10,7 @@ import { useTranslator } from "../../i18n/translator-context.tsx";
 import { primaryButton } from "../../ui/buttons.ts";
 import { Card } from "../../ui/card.tsx";
 import { GoBackLink } from "../../ui/go-back-link.tsx";
+import { PageTitle } from "../../ui/page-title.tsx";
 import { FlowNotice } from "../flow-notice.tsx";
 import { AddressList } from "./address-list.tsx";
 import { ChannelToggle } from "./channel-toggle.tsx";
@@ -18,7 +19,6 @@ import { ResendForm } from "./resend-form.tsx";
 import { loadVerification, submitVerification } from "./verification.server.ts";
 import { resendNode, sentChannel, verificationFormNodes } from "./verification-nodes.ts";
 import { offersOtherChannel } from "./verification-rules.ts";
-import { PageTitle } from "../../ui/page-title.tsx";
 
 export const loader = flowLoader(loadVerification);
 

@@ -1,7 +1,6 @@
 import { VerificationFlowFromJSON, readIdentityResponse } from "@portal/client";
 import type { IdentityResponse, Session, UpdateVerificationFlowBody, UiNode } from "@portal/client";
 import { data, redirect } from "react-router";
-import { noticeParam } from "../../flows/follow-outcome.server.ts";
 import type { FlowArgs, FlowPageRoute } from "../../flows/flow-args.server.ts";
 import { submitFlow } from "../../flows/submit-flow.server.ts";
 import { loadFlowPage } from "../../flows/load-flow-page.server.ts";
@@ -12,7 +11,6 @@ import { identityFor } from "../../http/identity.server.ts";
 import { relativeToPortal } from "../../http/portal-destination.server.ts";
 import { redirectWithCookies } from "../../http/redirects.server.ts";
 import { toE164 } from "../../ui/phone/phone-number.server.ts";
-import { noticeFromQuery } from "../notice-query.ts";
 import { addressField, channelField, checkVerification, isChannel } from "./verification-rules.ts";
 import type { Channel, ListedAddress } from "./verification-rules.ts";
 
@@ -39,7 +37,7 @@ export async function loadVerification(args: FlowArgs) {
   return data(
     {
       flow,
-      notice: noticeFromQuery(query.get(noticeParam)),
+      notice: page.notice,
       channel: isChannel(channel) ? channel : undefined,
       continueHref: continueHref(flow.ui.nodes),
       signedIn: session?.ok === true,
