@@ -18,6 +18,7 @@ function postedValue(container: HTMLElement): string | null {
 }
 
 describe("the phone number picker", () => {
+  // In the isolated project: the picker's chunk is loaded by this test, not by an earlier file.
   it("takes over a number typed into the plain input while the picker was loading", async () => {
     const { container } = render(
       <>
@@ -28,6 +29,7 @@ describe("the phone number picker", () => {
     // The picker's chunk has not arrived yet: the person types into the plain input.
     const plain = screen.getByLabelText("Phone number");
     expect(plain).toHaveAttribute("type", "tel");
+    expect(screen.queryByRole("combobox", { name: "Country" })).toBeNull();
     plain.focus();
     fireEvent.change(plain, { target: { value: "(202) 555-0123" } });
 
