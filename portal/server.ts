@@ -27,6 +27,7 @@ import { refusePortalOnlySubmissions } from "./app/http/portal-only-submissions.
 import type { RequestInfo } from "./app/http/request-context.ts";
 import { pageRouteLabeller } from "./app/http/route-label.server.ts";
 import { portalSecurityHeaders } from "./app/http/security-headers.server.ts";
+import { clientAddress } from "./app/http/trusted-proxies.server.ts";
 import { sessionEntropyName } from "./app/http/session-entropy.server.ts";
 import { proxiedEntropy } from "./app/session/proxied-entropy.server.ts";
 
@@ -107,7 +108,7 @@ app.use((req: Request, res: Response, next: NextFunction) => {
       correlationId: meta.correlationId,
       method: req.method,
       // The browser's address as the trusted proxies say (what the identity service's limits see).
-      ip: req.ip,
+      ip: clientAddress(req),
       // The whole path (req.path drops a mount's prefix, as /api/kratos'), never the query.
       path: req.originalUrl.split("?")[0],
       status: res.statusCode,
@@ -166,7 +167,7 @@ app.use(
         // The browser's address as the pages send it (req.ip, by PORTAL_TRUSTED_PROXIES), not the
         // whole chain: the identity service trusts only the portal, so it would take the load
         // balancer in front of the portal for the browser.
-        const ip = (req as Request).ip;
+        const ip = clientAddress(req);
         if (ip) proxyReq.setHeader("x-forwarded-for", ip);
         // The browser's fingerprint (its cookie, when no header) goes on as the header (spec §7).
         const entropy = proxiedEntropy(req.headers);
@@ -251,7 +252,7 @@ app.use(
     getLoadContext: (req, res) =>
       createLoadContext({
         nonce: requestMeta.get(res)?.nonce ?? "",
-        forwardedFor: req.ip,
+        forwardedFor: clientAddress(req),
         correlationId: requestMeta.get(res)?.correlationId,
         // Pages for an OAuth2 challenge add the client's origins (helmet set the policy already;
         // nothing is sent before the loaders have run).

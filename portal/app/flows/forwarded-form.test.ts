@@ -55,4 +55,35 @@ describe("forwardedForm", () => {
       resend: "code",
     });
   });
+
+  it("spells yes/no fields as the identity service reads them, so the portal reads them the same", () => {
+    expect(
+      forwardedForm(
+        form({ totp_unlink: "T", lookup_secret_disable: "1", trust_device: "FALSE", x: "1" }),
+        [],
+      ),
+    ).toEqual({
+      totp_unlink: "true",
+      lookup_secret_disable: "true",
+      trust_device: "false",
+      x: "1",
+    });
+    // A value the identity service refuses goes on as posted, for it to refuse.
+    expect(forwardedForm(form({ lookup_secret_regenerate: "yes" }), [])).toEqual({
+      lookup_secret_regenerate: "yes",
+    });
+  });
+
+  it("drops a field name nested deeper than a form needs, quickly and without a stack overflow", () => {
+    const deep = Array.from({ length: 30_000 }, () => "a").join(".");
+    const started = performance.now();
+    expect(forwardedForm(form({ [deep]: "1", "traits.name.first": "Jane" }), [])).toEqual({
+      traits: { name: { first: "Jane" } },
+    });
+    expect(performance.now() - started, "milliseconds").toBeLessThan(1000);
+    const eight = Array.from({ length: 8 }, (_, index) => `k${index}`).join(".");
+    expect(JSON.stringify(forwardedForm(form({ [eight]: "v" }), []))).toBe(
+      '{"k0":{"k1":{"k2":{"k3":{"k4":{"k5":{"k6":{"k7":"v"}}}}}}}}',
+    );
+  });
 });

@@ -63,6 +63,11 @@ describe("which proxied requests are the portal's own", () => {
     ["POST", "/self-service/%72egistration"],
     ["POST", "/Self-Service/Settings"],
     ["POST", "/self-service\\settings"],
+    // A GET with fields in the query is a submission to Kratos too (found by an independent attack).
+    ["GET", "/self-service/settings?flow=s1&csrf_token=t&method=profile&traits.email=m%40x.org"],
+    ["GET", "/self-service/registration?flow=r1&method=password&password=weak"],
+    ["HEAD", "/self-service/settings?method=password"],
+    ["GET", "/self-service/settings?flow=s1&flow=s2&method=password"],
   ])("%s %s is refused", (method, path) => {
     expect(isPortalOnlySubmission(method, path)).toBe(true);
   });
@@ -71,6 +76,9 @@ describe("which proxied requests are the portal's own", () => {
     ["GET", "/self-service/registration/browser"],
     ["GET", "/self-service/registration/flows?id=r1"],
     ["GET", "/self-service/settings?flow=s1"],
+    ["GET", "/self-service/settings"],
+    ["OPTIONS", "/self-service/settings?flow=s1"],
+    ["GET", "/self-service/login?flow=l1&method=password"],
     ["POST", "/self-service/login?flow=l1"],
     ["POST", "/self-service/recovery?flow=c1"],
     ["POST", "/self-service/verification?flow=v1"],

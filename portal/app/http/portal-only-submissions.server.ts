@@ -5,8 +5,9 @@ import { identityError } from "./identity-error-body.server.ts";
  * Self-service submissions the portal's own pages make on the server (registration and settings,
  * with the portal's own password composition rule, spec §5, message 203), so the browser never
  * needs to post them to the identity service itself. Posted through the `/api/kratos` proxy they
- * would skip that rule, so the proxy refuses them. Everything else passes: flows are still created
- * and read through it, logins, logout, whoami, and GET navigation to a settings flow.
+ * would skip that rule, so the proxy refuses them, also sent as a GET with the fields in the query.
+ * Everything else passes: flows are still created and read through it, logins, logout, whoami,
+ * and GET navigation to a settings flow (`?flow=` alone).
  */
 const portalOnlyPaths = new Set(["/self-service/registration", "/self-service/settings"]);
 
@@ -31,8 +32,20 @@ function proxiedPathOf(url: string): string {
   return resolved.replace(/\/+$/, "").toLowerCase() || "/";
 }
 
+/**
+ * Kratos (and the embedded server) read a GET of these paths as a submission too, from the query
+ * (`?method=password&password=…`). A GET passes only as navigation: no parameter but `flow`.
+ */
+function isNavigation(url: string): boolean {
+  const query = new URLSearchParams(url.split("#", 1)[0]?.split("?").slice(1).join("?") ?? "");
+  return [...query.keys()].every((name) => name === "flow");
+}
+
 export function isPortalOnlySubmission(method: string, url: string): boolean {
-  return !readOnlyMethods.has(method.toUpperCase()) && portalOnlyPaths.has(proxiedPathOf(url));
+  if (!portalOnlyPaths.has(proxiedPathOf(url))) return false;
+  const verb = method.toUpperCase();
+  if (verb === "OPTIONS") return false;
+  return !(readOnlyMethods.has(verb) && isNavigation(url));
 }
 
 /** Mounted on the proxy's path (`req.url` is below it): 403 in the identity service's shape. */

@@ -3,7 +3,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startPortalProcess, type PortalProcess } from "../../test/portal-process.ts";
-import { parseTrustedProxies } from "./trusted-proxies.server.ts";
+import { clientAddress, parseTrustedProxies } from "./trusted-proxies.server.ts";
 
 describe("PORTAL_TRUSTED_PROXIES", () => {
   it("takes addresses, CIDR ranges and proxy-addr's names, separated by commas or spaces", () => {
@@ -23,8 +23,24 @@ describe("PORTAL_TRUSTED_PROXIES", () => {
     ["10.0.0.300", /invalid IP address: 10\.0\.0\.300/],
     ["10.0.0.0/8, proxy.example.gov", /invalid IP address: proxy\.example\.gov/],
     [" , ", /must list addresses, ranges or `none`/],
+    // Found by an independent attack: a hop count read as 0.0.0.1, a range trusting everyone.
+    ["1", /"1" reads as an address, not a number of hops/],
+    ["10.0.0.0/8, 2", /"2" reads as an address/],
+    ["::ffff:0.0.0.0/96", /trusts every address/],
+    ["0.0.0.0/1, 128.0.0.0/1", /trusts every address/],
+    ["::/1, 8000::/1", /trusts every address/],
   ])("refuses %j, saying which entry is wrong", (value, message) => {
     expect(() => parseTrustedProxies(value)).toThrow(message);
+  });
+});
+
+describe("the browser's address", () => {
+  it("is req.ip when that is an address, else the peer's own (never a string a proxy passed)", () => {
+    const socket = { remoteAddress: "10.0.0.5" };
+    expect(clientAddress({ ip: "203.0.113.7", socket })).toBe("203.0.113.7");
+    expect(clientAddress({ ip: "2001:db8::7", socket })).toBe("2001:db8::7");
+    expect(clientAddress({ ip: "definitely-not-an-ip", socket })).toBe("10.0.0.5");
+    expect(clientAddress({ ip: undefined, socket })).toBe("10.0.0.5");
   });
 });
 

@@ -576,6 +576,29 @@ describe("the second-factor screen's account when the flow names nobody", () => 
     expect(page.account).toBeUndefined();
   });
 
+  it("takes no note from an identifier posted with a second factor (it names nobody there)", async () => {
+    stubIdentity({
+      "POST /self-service/login": {
+        status: 422,
+        body: {
+          error: { id: "browser_location_change_required", code: 422 },
+          redirect_browser_to: "http://localhost:4000/",
+        },
+        setCookies: ["ory_kratos_session=aal2-session; Path=/; HttpOnly; SameSite=Lax"],
+      },
+    });
+    const response = await submitLogin(
+      postForm("/en/login?flow=f2", {
+        method: "totp",
+        totp_code: "123456",
+        identifier: "frank@example.gov",
+        csrf_token: "token",
+      }),
+    );
+    if (!(response instanceof Response)) throw new Error("expected a redirect");
+    expect(response.headers.getSetCookie().join("\n")).not.toContain("portal_account=");
+  });
+
   it("prefers the flow's own identifier node", async () => {
     const [session, remembered] = await signInFirstFactor();
     const codeFlow = vendorJson("elements.login.aal2.code.sent.json") as { ui: object };

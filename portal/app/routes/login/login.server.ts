@@ -120,10 +120,13 @@ export async function submitLogin(args: FlowArgs) {
  */
 function withRememberedAccount(body: Record<string, unknown>, setCookies: readonly string[]) {
   const identifier = stringField(body, "identifier");
-  if (!identifier) return setCookies;
+  // Only the first factors sign in as the identifier; on a second factor's post it names nobody.
+  if (!identifier || !firstFactorMethods.has(stringField(body, "method") ?? "")) return setCookies;
   const remembered = rememberAccount(identifier, setCookies, accountCookieOptions(getConfig()));
   return remembered === undefined ? setCookies : [...setCookies, remembered];
 }
+
+const firstFactorMethods = new Set(["password", "code"]);
 
 /** Kratos' legacy answer to an unverified sign-in: the login flow carrying message 4000010. */
 const accountNotVerified = 4000010;

@@ -60,6 +60,9 @@ describe("destructive settings actions ask first", () => {
     ],
     [{ lookup_secret_disable: "true" }, "lookup_secret_disable", "settings-backup-codes"],
     [{ intent: "revoke-other-sessions" }, "revoke_others", "settings-sessions"],
+    // Other spellings of "true" the identity service accepts (found by an independent attack).
+    [{ totp_unlink: "T" }, "totp_unlink", "settings-totp"],
+    [{ lookup_secret_disable: "1" }, "lookup_secret_disable", "settings-backup-codes"],
   ])(
     "%j without its confirmation goes back to the page asking, and reaches no one",
     async (fields, action, card) => {

@@ -2,7 +2,7 @@ import { readIdentityAnswer } from "@portal/client";
 import type { IdentityClient } from "@portal/client";
 import { redirect } from "react-router";
 import { isRecord } from "../../flows/node-guards.ts";
-import { formToJson } from "../../flows/submission.ts";
+import { forwardedForm } from "../../flows/forwarded-form.ts";
 import type { Locale } from "../../i18n/locales.ts";
 import {
   confirmCard,
@@ -25,7 +25,8 @@ export async function askFirst(args: {
   url: URL;
   frontend: IdentityClient["frontend"];
 }): Promise<Response | undefined> {
-  const fields = formToJson(args.form);
+  // Read as forwarded: "T" or "1" for "true" is what the identity service will act on.
+  const fields = forwardedForm(args.form, []);
   const action = requestedAction(fields);
   if (!action || args.form.get(confirmField) === action) return undefined;
   // "Generate" is only destructive when it replaces stored codes (the first ones replace none).
