@@ -60,13 +60,19 @@ test("a wrong recovery code is explained, and the sixth try is refused", async (
   await requestRecoveryCode(page, email);
   const right = await latestCode(email, "recovery_code_valid");
   const wrong = right === "000000" ? "111111" : "000000";
+  const summary = page.getByRole("alert").filter({ hasText: "There is a problem" });
   for (let attempt = 1; attempt <= 5; attempt++) {
-    await page.getByLabel("Recovery code").fill(wrong);
-    await page.getByRole("button", { name: "Continue" }).click();
-    // The message belongs to the code field: it describes it (and the error summary links to it).
-    await expect(page.getByLabel("Recovery code")).toHaveAccessibleDescription(
-      /The recovery code is invalid or has already been used\. Please try again\./,
-    );
+    await test.step(`wrong code ${attempt}`, async () => {
+      await page.getByLabel("Recovery code").fill(wrong);
+      await page.getByRole("button", { name: "Continue" }).click();
+      // This attempt's answer has arrived when focus moves to the error summary (the message
+      // below is the same after every attempt, so it cannot tell the answers apart).
+      await expect(summary).toBeFocused();
+      // The message belongs to the code field: it describes it (and the summary links to it).
+      await expect(page.getByLabel("Recovery code")).toHaveAccessibleDescription(
+        /The recovery code is invalid or has already been used\. Please try again\./,
+      );
+    });
   }
   // Even the right code is refused once the flow has used up its tries.
   await page.getByLabel("Recovery code").fill(right);

@@ -1,7 +1,13 @@
-import { LoginFlowFromJSON, RegistrationFlowFromJSON, UiNodeFromJSON } from "@portal/client";
+import {
+  LoginFlowFromJSON,
+  RecoveryFlowFromJSON,
+  RegistrationFlowFromJSON,
+  UiNodeFromJSON,
+} from "@portal/client";
 import type { UiContainer, UiNode } from "@portal/client";
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import { useState } from "react";
 import { Link, useActionData, useLoaderData } from "react-router";
 import { describe, expect, it } from "vitest";
 import { renderInPortal } from "../../test/render.tsx";
@@ -10,6 +16,7 @@ import { vendorJson } from "../../test/vendor-flows.ts";
 import { FlowForm } from "./flow-form.tsx";
 import { FlowMessages } from "./flow-messages.tsx";
 import { FlowNode } from "./flow-node.tsx";
+import { isInputAttributes } from "./node-guards.ts";
 
 function renderFlow(ui: UiContainer, locale: "en" | "es" = "en") {
   return renderInPortal(
@@ -149,6 +156,38 @@ describe("a flow rendered again after a failed submission", () => {
     await waitFor(() => expect(loads).toBe(2));
     await user.type(screen.getByLabelText("Email"), "jane@example.gov");
     expect(screen.getByLabelText("Password")).toHaveValue("typed-before");
+  });
+});
+
+describe("a field the person types into, when the flow comes back with another value in it", () => {
+  it("stays the same element and keeps what was typed (the answer, then the page's revalidation)", async () => {
+    const user = userEvent.setup();
+    const answered = RecoveryFlowFromJSON(vendorJson("elements.recovery.code.wrong-code.json"));
+    // The same flow as read again, with the wrong code the person had posted in its field.
+    const revalidated = answered.ui.nodes.map((node) =>
+      isInputAttributes(node.attributes) && node.attributes.name === "code"
+        ? { ...node, attributes: { ...node.attributes, value: "000000" } }
+        : node,
+    );
+    function Revalidating() {
+      const [nodes, setNodes] = useState(answered.ui.nodes);
+      return (
+        <>
+          <FlowForm flowId="f1" nodes={nodes} />
+          <button type="button" onClick={() => setNodes(revalidated)}>
+            Revalidate
+          </button>
+        </>
+      );
+    }
+    renderInPortal(() => <Revalidating />);
+
+    const field = screen.getByRole("textbox", { name: "Recovery code" });
+    await user.type(field, "123456");
+    await user.click(screen.getByRole("button", { name: "Revalidate" }));
+
+    expect(screen.getByRole("textbox", { name: "Recovery code" })).toBe(field);
+    expect(field).toHaveValue("123456");
   });
 });
 

@@ -50,11 +50,20 @@ export function FlowNode(props: { node: UiNode; options?: NodeRenderOptions }) {
   return null;
 }
 
-/** A stable key: inputs by name (and value, for several submit buttons of one name). */
+/** Inputs whose value is fixed by the flow: several of one name differ only by it. */
+const fixedValueTypes = new Set(["hidden", "submit", "button", "checkbox", "radio"]);
+
+/**
+ * A stable key: inputs by name (and value, for several submit buttons or hidden fields of one
+ * name). A field the person types into is keyed by its name alone: when the flow comes back with
+ * another value in it (the answer to a post, then the page's revalidation), the field stays the
+ * same element and keeps what was typed meanwhile.
+ */
 export function nodeKey(node: UiNode, index: number): string {
   const { attributes } = node;
   if (isInputAttributes(attributes)) {
-    return `${attributes.name}:${valueAsString(attributes.value) ?? ""}:${attributes.type}`;
+    const value = fixedValueTypes.has(attributes.type) ? valueAsString(attributes.value) : "";
+    return `${attributes.name}:${value ?? ""}:${attributes.type}`;
   }
   return `${attributes.node_type}:${index}`;
 }
