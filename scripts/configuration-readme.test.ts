@@ -33,8 +33,8 @@ const sourceTrees = [
   "scripts",
 ];
 
-/** The platform's variables, which the README does not describe as ours. */
-const platformVariables = new Set(["NODE_ENV", "PATH"]);
+/** The platform's variables, which the README does not describe as ours (npm sets INIT_CWD). */
+const platformVariables = new Set(["NODE_ENV", "PATH", "INIT_CWD"]);
 
 const isSource = (file: string) =>
   /\.(ts|tsx|js|mjs)$/.test(file) && !/\.test\.tsx?$/.test(file) && !file.includes("test-support");
