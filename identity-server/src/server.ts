@@ -35,6 +35,7 @@ import { registerTokenExchangeRoute } from "./session/token-exchange.ts";
 import { SessionTokenizer } from "./session/tokenizer.ts";
 import { registerWhoamiRoute } from "./session/whoami.ts";
 import { openDatabase } from "./store/database.ts";
+import { startCleanupSchedule } from "./operations/cleanup.ts";
 import type { RunningOAuth2Service } from "./oauth2/oauth2-service.ts";
 import { startOAuth2WithIdentityServer } from "./oauth2/start-with-identity-server.ts";
 
@@ -141,7 +142,9 @@ export async function startIdentityServer(
     : undefined;
 
   let oauth2: RunningOAuth2Service | undefined;
+  let cleanup: { stop(): Promise<void> } | undefined;
   const closeAll = async () => {
+    await cleanup?.stop();
     await oauth2?.close();
     await courier.stop();
     await publicApp.close();
@@ -157,6 +160,8 @@ export async function startIdentityServer(
     oauth2 = await startOAuth2WithIdentityServer(config, { db, secret, logger, now });
     // The login and registration flows answer OAuth2 login challenges in-process.
     ctx.oauth2 = oauth2;
+    // After the OAuth2 service's migrations: the schedule prunes its tables too.
+    cleanup = startCleanupSchedule(db, now, logger.child({ component: "cleanup" }), config.cleanup);
   } catch (error) {
     await closeAll();
     throw error;

@@ -9,6 +9,7 @@ import {
   type SessionTokenizerConfig,
 } from "./tokenizer-config.ts";
 import { checkListenerEnv, listenerConfigFrom, listenerEnvShape } from "./listener-config.ts";
+import { cleanupConfigFrom, cleanupEnvShape, type CleanupConfig } from "./cleanup-config.ts";
 import { checkCorsEnv, corsEnvShape, identityCorsConfigFrom } from "./cors-config.ts";
 import type { CorsConfig } from "../http/cors.ts";
 import type { ListenerLimits } from "../http/listener-limits.ts";
@@ -66,6 +67,8 @@ export interface IdentityServerConfig {
   rateLimits: RateLimitConfig;
   /** Timeouts of every listener: slow requests and idle keep-alive connections. */
   listener: ListenerLimits;
+  /** The pruning of expired flows, sessions, codes, messages and OAuth2 rows (IDENTITY_CLEANUP_*). */
+  cleanup: CleanupConfig;
   /** Kratos' `serve.public.cors` on the public listener (IDENTITY_CORS_*). */
   cors: CorsConfig;
   /**
@@ -182,6 +185,7 @@ const envSchema = z.object({
   ...tokenizerEnvShape,
   ...rateLimitEnvShape,
   ...listenerEnvShape,
+  ...cleanupEnvShape,
   ...corsEnvShape,
 });
 
@@ -285,6 +289,7 @@ export function loadConfig(env: Record<string, string | undefined>): IdentitySer
     sessionTokenizer: tokenizerConfigFrom(e),
     rateLimits: rateLimitConfigFrom(e),
     listener: listenerConfigFrom(e),
+    cleanup: cleanupConfigFrom(e),
     cors: identityCorsConfigFrom(e),
     oryExtensions: e.IDENTITY_ORY_EXTENSIONS,
   };

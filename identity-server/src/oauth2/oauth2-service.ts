@@ -65,7 +65,7 @@ export interface OAuth2ServiceOptions {
   endIdentityProviderSessions?: (sessionIds: string[]) => Promise<void>;
   /** Timeouts of both listeners (IDENTITY_HTTP_*); the configuration's defaults when not given. */
   listener?: ListenerLimits;
-  /** How often expired rows are removed; default 10 minutes. */
+  /** How often expired rows are removed; default 10 minutes; 0: never (someone else prunes). */
   cleanupIntervalMs?: number;
 }
 
@@ -242,7 +242,9 @@ export async function startOAuth2Service(
     await adminApp.listen({ host: "127.0.0.1", port: config.adminPort });
     const adminAddress = adminApp.server.address() as AddressInfo;
 
-    cleanup = startExpiryCleanup(db, now, logger, options.cleanupIntervalMs ?? 600_000);
+    if (options.cleanupIntervalMs !== 0) {
+      cleanup = startExpiryCleanup(db, now, logger, options.cleanupIntervalMs ?? 600_000);
+    }
 
     return {
       issuer,

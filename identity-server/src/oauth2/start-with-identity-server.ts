@@ -30,6 +30,8 @@ export async function startOAuth2WithIdentityServer(
     secret: parts.secret,
     logger: parts.logger.child({ component: "oauth2" }),
     now: parts.now,
+    // The identity server's cleanup schedule (IDENTITY_CLEANUP_*) prunes the OAuth2 tables too.
+    cleanupIntervalMs: 0,
     async endIdentityProviderSessions(sessionIds) {
       for (const id of sessionIds) await revokeSession(parts.db, id, parts.now());
     },

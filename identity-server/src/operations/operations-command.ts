@@ -3,6 +3,8 @@ import { ConfigError, loadConfig } from "../config/config.ts";
 import { backupDataDir } from "./backup.ts";
 import { OperationError } from "./operation-error.ts";
 import { restoreDataDir } from "./restore.ts";
+import { openDatabase } from "../store/database.ts";
+import { pruneExpired } from "./cleanup.ts";
 
 // `npm run backup -- <file>`, `npm run restore -- <file>`: the data dir is IDENTITY_DATA_DIR, read
 // and checked as the server reads it. Paths are taken relative to where npm was started (npm runs
@@ -10,7 +12,8 @@ import { restoreDataDir } from "./restore.ts";
 
 const usage = `Usage:
   npm run backup -- <file> [--force]    copy the data dir (also while the server runs) into <file>
-  npm run restore -- <file> [--force]   put <file> into IDENTITY_DATA_DIR (server stopped)`;
+  npm run restore -- <file> [--force]   put <file> into IDENTITY_DATA_DIR (server stopped)
+  npm run cleanup                       remove expired flows, sessions, codes, messages, OAuth2 rows`;
 
 function fail(message: string): void {
   process.stderr.write(`${message}\n`);
@@ -43,6 +46,18 @@ async function run(args: string[]): Promise<void> {
       process.stdout.write(
         `Restored ${only} into ${result.dataDir} (with ${result.sideFiles.join(", ") || "no other files"}).\n`,
       );
+      return;
+    }
+    case "cleanup": {
+      if (files.length > 0 || force) return fail(`cleanup takes no arguments.\n${usage}`);
+      const db = await openDatabase(config.dataDir);
+      try {
+        const counts = await pruneExpired(db, new Date(), config.cleanup);
+        const removed = Object.entries(counts).map(([table, count]) => `${table} ${count}`);
+        process.stdout.write(`Removed expired rows: ${removed.join(", ")}.\n`);
+      } finally {
+        await db.destroy();
+      }
       return;
     }
     default:
