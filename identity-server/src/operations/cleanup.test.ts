@@ -111,6 +111,36 @@ describe("pruning expired rows", () => {
     expect((await server.native().getLoginFlow({ id: fresh.id })).id).toBe(fresh.id);
   }, 120_000);
 
+  it("removes an expired session with its devices and keeps a live one", async () => {
+    const server = await startTestServer({
+      IDENTITY_SESSION_LIFESPAN: "1h",
+      IDENTITY_CLEANUP_INTERVAL: "0",
+    });
+    ts = server;
+    await registerNative(server, "expired@example.com");
+    server.advanceClock(120 * minute);
+    const { token } = await registerNative(server, "live@example.com");
+    expect(rowCounts(server.dataDir, ["sessions", "session_devices"])).toEqual({
+      sessions: 2,
+      session_devices: 2,
+    });
+    const db = await openDatabase(server.dataDir);
+    try {
+      const removed = await pruneExpired(db, server.now(), {
+        keepAfterExpiryMs: 0,
+        courierRetentionMs: 60 * minute,
+      });
+      expect(removed.sessions).toBe(1);
+    } finally {
+      await db.destroy();
+    }
+    expect(rowCounts(server.dataDir, ["sessions", "session_devices"])).toEqual({
+      sessions: 1,
+      session_devices: 1,
+    });
+    expect((await server.native().toSession({ xSessionToken: token })).active).toBe(true);
+  });
+
   it("keeps the flows table bounded under repeated page views while the schedule runs", async () => {
     const removals: (() => void)[] = [];
     const lines = new Writable({
