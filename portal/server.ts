@@ -5,20 +5,15 @@ import compression from "compression";
 import express from "express";
 import type { NextFunction, Request, Response } from "express";
 import helmet from "helmet";
-import { createProxyMiddleware } from "http-proxy-middleware";
 import { pino } from "pino";
 import type { RouterContextProvider, ServerBuild } from "react-router";
 import { getConfig } from "./app/config.server.ts";
-import {
-  bodyLimitBytes,
-  bufferedBody,
-  fieldLimit,
-  limitBodies,
-} from "./app/http/body-limit.server.ts";
+import { bodyLimitBytes, fieldLimit, limitBodies } from "./app/http/body-limit.server.ts";
 import { widenPolicy } from "./app/http/csp-origins.ts";
 import { trackDrain } from "./app/http/graceful-shutdown.server.ts";
 import { healthRoutes } from "./app/http/health.server.ts";
 import { identityError } from "./app/http/identity-error-body.server.ts";
+import { identityProxy } from "./app/http/identity-proxy.server.ts";
 import { createIdentityReadiness } from "./app/http/identity-readiness.server.ts";
 import { listenerOptions } from "./app/http/listener-limits.server.ts";
 import { startMetricsListener } from "./app/http/metrics-listener.server.ts";
@@ -28,8 +23,6 @@ import type { RequestInfo } from "./app/http/request-context.ts";
 import { pageRouteLabeller } from "./app/http/route-label.server.ts";
 import { portalSecurityHeaders } from "./app/http/security-headers.server.ts";
 import { clientAddress } from "./app/http/trusted-proxies.server.ts";
-import { sessionEntropyName } from "./app/http/session-entropy.server.ts";
-import { proxiedEntropy } from "./app/session/proxied-entropy.server.ts";
 
 // The portal's folder: this file runs as server.ts or, with the types stripped beforehand, as
 // dist/server.js (scripts/server-build.ts; `npm start` and scripts/start-all.ts run that).
@@ -64,8 +57,6 @@ const metrics =
 const pageRoute = pageRouteLabeller(build.routes);
 /** The route pattern of what answered, set by the handler that did (see routeLabel below). */
 const answeredRoute = new WeakMap<ServerResponse, string>();
-/** When each proxied call to the identity service left, for its latency. */
-const proxyStarted = new WeakMap<IncomingMessage, number>();
 
 const app = express();
 app.disable("x-powered-by");
@@ -155,45 +146,10 @@ app.use("/api/kratos", refusePortalOnlySubmissions);
 // The browser reaches the identity service only through this passthrough (cookies both ways).
 app.use(
   "/api/kratos",
-  createProxyMiddleware<IncomingMessage, ServerResponse>({
+  identityProxy({
     target: config.identityPublicUrl,
-    changeOrigin: true,
-    xfwd: true,
-    on: {
-      proxyReq: (proxyReq, req, res) => {
-        proxyStarted.set(req, performance.now());
-        const meta = requestMeta.get(res);
-        if (meta) proxyReq.setHeader("x-correlation-id", meta.correlationId);
-        // The browser's address as the pages send it (req.ip, by PORTAL_TRUSTED_PROXIES), not the
-        // whole chain: the identity service trusts only the portal, so it would take the load
-        // balancer in front of the portal for the browser.
-        const ip = clientAddress(req);
-        if (ip) proxyReq.setHeader("x-forwarded-for", ip);
-        // The browser's fingerprint (its cookie, when no header) goes on as the header (spec §7).
-        const entropy = proxiedEntropy(req.headers);
-        proxyReq.removeHeader(sessionEntropyName);
-        if (entropy) proxyReq.setHeader(sessionEntropyName, entropy);
-        // limitBodies read the body already: it goes on whole, with its length.
-        const body = bufferedBody(req);
-        if (body) {
-          proxyReq.removeHeader("transfer-encoding");
-          proxyReq.setHeader("content-length", body.length);
-          proxyReq.write(body);
-        }
-      },
-      proxyRes: (proxyRes, req) => observeProxied(req, proxyRes.statusCode),
-      // The identity service unreachable or gone mid-answer: a 502 in its own error shape.
-      error: (_error, req, res) => {
-        observeProxied(req, undefined);
-        if (!("setHeader" in res) || res.headersSent) {
-          res.destroy();
-          return;
-        }
-        res.statusCode = 502;
-        res.setHeader("Content-Type", "application/json");
-        res.end(JSON.stringify(identityError(502, "The identity service did not answer.")));
-      },
-    },
+    correlationId: (res) => requestMeta.get(res)?.correlationId,
+    metrics,
   }),
 );
 
@@ -295,19 +251,6 @@ function routeLabel(req: Request, res: Response): string {
   // Served by the static handler from build/client (favicon, fonts …): a fixed set of files.
   if (res.statusCode < 400 && (req.method === "GET" || req.method === "HEAD")) return "static";
   return "unmatched";
-}
-
-/** One proxied call to the identity service: its answer's status, or none. */
-function observeProxied(req: IncomingMessage, status: number | undefined): void {
-  const started = proxyStarted.get(req);
-  if (!metrics || started === undefined) return;
-  proxyStarted.delete(req);
-  metrics.observe({
-    source: "proxy",
-    path: "",
-    status,
-    seconds: (performance.now() - started) / 1000,
-  });
 }
 
 async function loadBuild(): Promise<ServerBuild> {
