@@ -20,7 +20,7 @@ import { readCookie } from "./http/cookies.server.ts";
 import { catalogueFor } from "./i18n/catalogues.server.ts";
 import { detectLocale } from "./i18n/detect-locale.server.ts";
 import { defaultLocale, isLocale } from "./i18n/locales.ts";
-import { createTranslator } from "./i18n/translator.ts";
+import { createTranslator, type MessageKey } from "./i18n/translator.ts";
 import { heldCatalogue, usePageCatalogue } from "./i18n/page-catalogue.ts";
 import { TranslatorProvider, useTranslator } from "./i18n/translator-context.tsx";
 import { defaultTheme, isTheme, themeCookie, themeCookieName } from "./theme/theme.ts";
@@ -145,46 +145,30 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
         {limited ? (
           <RateLimitedPage limited={limited} />
         ) : notFound ? (
-          <NotFound />
+          <ErrorCard title="notFound.title" body="notFound.body" link="notFound.home" />
         ) : starting ? (
           <StartingPage />
         ) : (
-          <SomethingWentWrong />
+          <ErrorCard title="error.title" body="error.body" link="error.goBack" />
         )}
       </AppShell>
     </TranslatorProvider>
   );
 }
 
-function NotFound() {
+/** A page that cannot be shown: its title, why, and a link to the start page. */
+function ErrorCard(props: { title: MessageKey; body: MessageKey; link: MessageKey }) {
   const { t, locale } = useTranslator();
   return (
     <Card>
-      <title>{t("notFound.title")}</title>
-      <h1 className="text-2xl font-semibold">{t("notFound.title")}</h1>
-      <p className="mt-2">{t("notFound.body")}</p>
+      <title>{t(props.title)}</title>
+      <h1 className="text-2xl font-semibold">{t(props.title)}</h1>
+      <p className="mt-2">{t(props.body)}</p>
       <a
         href={`/${locale}`}
         className="mt-6 inline-block text-blue-700 underline dark:text-blue-300"
       >
-        {t("notFound.home")}
-      </a>
-    </Card>
-  );
-}
-
-function SomethingWentWrong() {
-  const { t, locale } = useTranslator();
-  return (
-    <Card>
-      <title>{t("error.title")}</title>
-      <h1 className="text-2xl font-semibold">{t("error.title")}</h1>
-      <p className="mt-2">{t("error.body")}</p>
-      <a
-        href={`/${locale}`}
-        className="mt-6 inline-block text-blue-700 underline dark:text-blue-300"
-      >
-        {t("error.goBack")}
+        {t(props.link)}
       </a>
     </Card>
   );

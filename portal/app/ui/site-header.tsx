@@ -1,5 +1,6 @@
 import { Link, useRouteLoaderData } from "react-router";
 import { useTranslator } from "../i18n/translator-context.tsx";
+import { SignOutForm } from "./sign-out-form.tsx";
 
 /** What the locale layout's loader tells every page (routes/locale-layout). */
 interface LayoutData {
@@ -24,18 +25,11 @@ export function SiteHeader(props: { ssoPortalUrl: string }) {
           >
             {t("layout.backToPortal")}
           </a>
-          {/* A plain POST form, with or without JavaScript: the sign-out passes through the
-              identity service, and another site cannot sign anyone out with a link
-              (routes/logout-sign-out). */}
           {signedIn && (
-            <form method="post" action={`/${locale}/logout`} className="contents">
-              <button
-                type="submit"
-                className="rounded-md border border-slate-300 px-3 py-2 text-sm font-medium hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800"
-              >
-                {t("layout.signOut")}
-              </button>
-            </form>
+            <SignOutForm
+              className="contents"
+              buttonClassName="rounded-md border border-slate-300 px-3 py-2 text-sm font-medium hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800"
+            />
           )}
         </div>
       </div>

@@ -41,12 +41,7 @@ export function CreateAccount(props: { openOnLoad: boolean; query: string }) {
           to={{ search: openQuery.toString() }}
           aria-haspopup="dialog"
           preventScrollReset
-          onClick={(event) => {
-            const dialog = dialogRef.current;
-            if (!dialog || !supportsModal(dialog)) return;
-            event.preventDefault();
-            dialog.showModal();
-          }}
+          onClick={(event) => inPlace(event, dialogRef.current, (dialog) => dialog.showModal())}
           className={strongLinkStyle}
         >
           {t("login.createAccount")}
@@ -81,12 +76,7 @@ export function CreateAccount(props: { openOnLoad: boolean; query: string }) {
           <Link
             to={{ search: closedQuery.toString() }}
             preventScrollReset
-            onClick={(event) => {
-              const dialog = dialogRef.current;
-              if (!dialog || !supportsModal(dialog)) return;
-              event.preventDefault();
-              dialog.close();
-            }}
+            onClick={(event) => inPlace(event, dialogRef.current, (dialog) => dialog.close())}
             className="py-2 text-center text-sm underline underline-offset-4"
           >
             {t("login.confirmDialog.close")}
@@ -95,4 +85,15 @@ export function CreateAccount(props: { openOnLoad: boolean; query: string }) {
       </Dialog>
     </div>
   );
+}
+
+/** Where the browser has modal dialogs, a link acts on the dialog in place of navigating. */
+function inPlace(
+  event: { preventDefault(): void },
+  dialog: HTMLDialogElement | null,
+  act: (dialog: HTMLDialogElement) => void,
+): void {
+  if (!dialog || !supportsModal(dialog)) return;
+  event.preventDefault();
+  act(dialog);
 }

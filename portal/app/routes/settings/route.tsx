@@ -10,6 +10,7 @@ import { SessionsCard } from "./cards/sessions-card.tsx";
 import type { CardResult } from "./cards/settings-card.ts";
 import { loadSettings, submitSettings } from "./settings.server.ts";
 import { PageTitle } from "../../ui/page-title.tsx";
+import { SignOutForm } from "../../ui/sign-out-form.tsx";
 
 export const loader = flowLoader(loadSettings);
 
@@ -21,7 +22,7 @@ function cardNodes(nodes: readonly UiNode[], group: string): UiNode[] {
 }
 
 export default function Settings({ loaderData, actionData }: Route.ComponentProps) {
-  const { t, locale } = useTranslator();
+  const { t } = useTranslator();
   const flow = actionData && "flow" in actionData ? actionData.flow : loaderData.flow;
   const notice = actionData && "notice" in actionData ? actionData.notice : loaderData.notice;
   const answered =
@@ -79,14 +80,10 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
         )}
       </div>
       {/* The same sign-out form as the header's, for people who look for it here. */}
-      <form method="post" action={`/${locale}/logout`} className="mt-6 text-sm">
-        <button
-          type="submit"
-          className="cursor-pointer font-medium text-blue-700 underline underline-offset-4 dark:text-blue-300"
-        >
-          {t("layout.signOut")}
-        </button>
-      </form>
+      <SignOutForm
+        className="mt-6 text-sm"
+        buttonClassName="cursor-pointer font-medium text-blue-700 underline underline-offset-4 dark:text-blue-300"
+      />
     </div>
   );
 }
