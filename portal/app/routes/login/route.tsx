@@ -1,6 +1,7 @@
 import { lazy, useEffect, useRef, useState } from "react";
 import type { ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/route";
+import { answerOr } from "../../flows/action-answer.ts";
 import { flowAction, flowLoader } from "../../flows/flow-route-module.server.ts";
 import { FlowForm } from "../../flows/flow-form.tsx";
 import { FlowMessages } from "../../flows/flow-messages.tsx";
@@ -68,10 +69,8 @@ const rememberMeName = "remember_me";
 export default function Login({ loaderData, actionData }: Route.ComponentProps) {
   const { t, locale } = useTranslator();
   const formRef = useRef<HTMLFormElement>(null);
-  const flow = codeErrorsOnField(
-    actionData && "flow" in actionData ? actionData.flow : loaderData.flow,
-  );
-  const notice = actionData && "notice" in actionData ? actionData.notice : loaderData.notice;
+  const flow = codeErrorsOnField(answerOr(actionData, "flow", loaderData.flow));
+  const notice = answerOr(actionData, "notice", loaderData.notice);
   const mode = flow.refresh ? "refresh" : flow.requested_aal === "aal2" ? "aal2" : "plain";
   const secondFactor = flow.requested_aal === "aal2";
   const title = t(
@@ -80,8 +79,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
   const challenge = !!flow.oauth2_login_challenge;
   const [interrupted, setInterrupted] = useState(false);
   const account = mode === "plain" ? undefined : (flowAccount(flow) ?? loaderData.account);
-  const refusal =
-    actionData && "continueAsRefusal" in actionData ? actionData.continueAsRefusal : undefined;
+  const refusal = answerOr(actionData, "continueAsRefusal", undefined);
   const continueAs = actionData && "flow" in actionData ? undefined : loaderData.continueAs;
 
   // Remember-me and the OAuth challenge marker (spec §3, §4) run once hydrated. They are part

@@ -1,6 +1,7 @@
 import { useRef } from "react";
 import type { FormEvent } from "react";
 import type { Route } from "./+types/route";
+import { answerOr } from "../../flows/action-answer.ts";
 import { flowAction, flowLoader } from "../../flows/flow-route-module.server.ts";
 import { FlowForm } from "../../flows/flow-form.tsx";
 import { FlowMessages } from "../../flows/flow-messages.tsx";
@@ -35,14 +36,10 @@ const fieldOrder = ["email", "code"];
 export default function Recovery({ loaderData, actionData }: Route.ComponentProps) {
   const { t, locale } = useTranslator();
   const formRef = useRef<HTMLFormElement>(null);
-  const flow = codeErrorsOnField(
-    actionData && "flow" in actionData ? actionData.flow : loaderData.flow,
-  );
-  const notice = actionData && "notice" in actionData ? actionData.notice : loaderData.notice;
-  const serverErrors: FieldErrors =
-    actionData && "fieldErrors" in actionData ? actionData.fieldErrors : {};
-  const values: Partial<Record<string, string>> =
-    actionData && "values" in actionData ? actionData.values : {};
+  const flow = codeErrorsOnField(answerOr(actionData, "flow", loaderData.flow));
+  const notice = answerOr(actionData, "notice", loaderData.notice);
+  const serverErrors: FieldErrors = answerOr(actionData, "fieldErrors", {});
+  const values: Partial<Record<string, string>> = answerOr(actionData, "values", {});
   const live = useLiveErrors(actionData);
 
   const fields: Record<string, FieldState> = {};

@@ -2,6 +2,7 @@ import { useRef, useState } from "react";
 import type { FormEvent } from "react";
 import { useLocation } from "react-router";
 import type { Route } from "./+types/route";
+import { answerOr } from "../../flows/action-answer.ts";
 import { flowAction, flowLoader } from "../../flows/flow-route-module.server.ts";
 import { FlowForm } from "../../flows/flow-form.tsx";
 import { FlowMessages } from "../../flows/flow-messages.tsx";
@@ -54,12 +55,10 @@ export default function Registration({ loaderData, actionData }: Route.Component
   const location = useLocation();
   const hydrated = useHydrated();
   const formRef = useRef<HTMLFormElement>(null);
-  const flow = actionData && "flow" in actionData ? actionData.flow : loaderData.flow;
-  const notice = actionData && "notice" in actionData ? actionData.notice : loaderData.notice;
-  const serverErrors: RegistrationErrors =
-    actionData && "fieldErrors" in actionData ? actionData.fieldErrors : {};
-  const values: Partial<Record<string, string>> =
-    actionData && "values" in actionData ? actionData.values : {};
+  const flow = answerOr(actionData, "flow", loaderData.flow);
+  const notice = answerOr(actionData, "notice", loaderData.notice);
+  const serverErrors: RegistrationErrors = answerOr(actionData, "fieldErrors", {});
+  const values: Partial<Record<string, string>> = answerOr(actionData, "values", {});
 
   // Live messages belong to the action result they started from: a new result resets them.
   const live = useLiveErrors(actionData);

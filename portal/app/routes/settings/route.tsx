@@ -1,5 +1,6 @@
 import type { UiNode } from "@portal/client";
 import type { Route } from "./+types/route";
+import { answerOr } from "../../flows/action-answer.ts";
 import { flowAction, flowLoader } from "../../flows/flow-route-module.server.ts";
 import { FlowMessages } from "../../flows/flow-messages.tsx";
 import { inputValue } from "../../flows/node-filters.ts";
@@ -23,8 +24,8 @@ function cardNodes(nodes: readonly UiNode[], group: string): UiNode[] {
 
 export default function Settings({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslator();
-  const flow = actionData && "flow" in actionData ? actionData.flow : loaderData.flow;
-  const notice = actionData && "notice" in actionData ? actionData.notice : loaderData.notice;
+  const flow = answerOr(actionData, "flow", loaderData.flow);
+  const notice = answerOr(actionData, "notice", loaderData.notice);
   const answered =
     actionData && "fieldErrors" in actionData
       ? { group: actionData.group, result: actionData satisfies CardResult }
@@ -33,7 +34,7 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
     const groupNodes = flow.ui.nodes.filter((node) => node.group === card.group);
     return card.shows ? card.shows(groupNodes) : groupNodes.length > 0;
   });
-  const sessionsResult = actionData && "sessions" in actionData ? actionData.sessions : undefined;
+  const sessionsResult = answerOr(actionData, "sessions", undefined);
 
   return (
     <div className="w-full max-w-xl">

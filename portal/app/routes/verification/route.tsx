@@ -1,4 +1,5 @@
 import type { Route } from "./+types/route";
+import { answerOr } from "../../flows/action-answer.ts";
 import { flowAction, flowLoader } from "../../flows/flow-route-module.server.ts";
 import { FlowMessages } from "../../flows/flow-messages.tsx";
 import { codeErrorsOnField } from "../../flows/code-errors.ts";
@@ -30,11 +31,9 @@ export default function Verification({ loaderData, actionData }: Route.Component
   const fromAction = actionData && "flow" in actionData ? actionData : undefined;
   const flow = codeErrorsOnField(fromAction?.flow ?? loaderData.flow);
   const continueHref = fromAction ? fromAction.continueHref : loaderData.continueHref;
-  const notice = actionData && "notice" in actionData ? actionData.notice : loaderData.notice;
-  const serverErrors: FieldErrors =
-    actionData && "fieldErrors" in actionData ? actionData.fieldErrors : {};
-  const values: Partial<Record<string, string>> =
-    actionData && "values" in actionData ? actionData.values : {};
+  const notice = answerOr(actionData, "notice", loaderData.notice);
+  const serverErrors: FieldErrors = answerOr(actionData, "fieldErrors", {});
+  const values: Partial<Record<string, string>> = answerOr(actionData, "values", {});
 
   const passed = flow.state === "passed_challenge";
   const sent = sentChannel(flow);
