@@ -15,7 +15,7 @@ import { availableParallelism, loadavg } from "node:os";
  * The runner writes the value back to the environment, so its workers, which load this module
  * again, use the same number.
  */
-export const scaleVariable = "E2E_TIMEOUT_SCALE";
+const scaleVariable = "E2E_TIMEOUT_SCALE";
 
 export function parseScale(raw: string): number {
   const value = Number(raw);

@@ -23,7 +23,7 @@ import { fileURLToPath } from "node:url";
 const root = fileURLToPath(new URL("..", import.meta.url));
 const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
 
-export interface ServerBuild {
+interface ServerBuild {
   /** The entry point's name without extension: `dist/<entry>.js`. */
   entry: string;
   /** The tsconfig that emits dist. */

@@ -88,23 +88,6 @@ async function idOf(adminUrl: string, email: string): Promise<string> {
   return id;
 }
 
-/** The API login flow: create a flow, submit the password; returns the session token. */
-export async function apiLogin(identifier: string): Promise<string> {
-  const flow = await json<{ id: string }>(
-    await fetch(`${urls.identityPublic}/self-service/login/api`),
-    "GET /self-service/login/api",
-  );
-  const answer = await json<{ session_token: string }>(
-    await fetch(`${urls.identityPublic}/self-service/login?flow=${flow.id}`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ method: "password", identifier, password: benchPassword }),
-    }),
-    "POST /self-service/login",
-  );
-  return answer.session_token;
-}
-
 export type Cookies = Map<string, string>;
 
 export const cookieHeader = (cookies: Cookies): string =>

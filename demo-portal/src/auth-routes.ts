@@ -15,7 +15,7 @@ export const sessionCookie = "demo_session";
 const loginCookie = "demo_login";
 const logoutCookie = "demo_logout";
 
-export const scope = "openid offline_access email profile";
+const scope = "openid offline_access email profile";
 const loginStateSeconds = 10 * 60;
 
 interface PendingLogin {

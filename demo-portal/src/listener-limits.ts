@@ -11,7 +11,7 @@ export interface ListenerLimits {
 }
 
 /** Node's own default, written down so that it cannot change under us: larger headers get 431. */
-export const maxHeaderBytes = 16 * 1024;
+const maxHeaderBytes = 16 * 1024;
 
 /**
  * Fastify options for the listener. Fastify passes `http` to `http.createServer` but then sets the

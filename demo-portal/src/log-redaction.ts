@@ -1,7 +1,7 @@
 // The demo's request log must not keep what comes back in the callback's query (the
 // authorization code, state, errors that quote them) or any other secret a URL may carry.
 
-export const redacted = "[redacted]";
+const redacted = "[redacted]";
 
 const secretNames = new Set(["code", "state", "token", "iss", "session_state", "id_token_hint"]);
 const secretSuffixes = ["_challenge", "_verifier", "_token", "_secret", "_code"];
@@ -18,7 +18,7 @@ function isSecretName(raw: string): boolean {
 }
 
 /** The URL with the value of every secret query parameter replaced by `[redacted]`. */
-export function redactUrl(url: string): string {
+function redactUrl(url: string): string {
   const queryAt = url.indexOf("?");
   if (queryAt === -1) return url;
   const query = url

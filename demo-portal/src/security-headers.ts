@@ -14,7 +14,7 @@ const styleHash = createHash("sha256").update(stylesheet).digest("base64");
  * goes to /auth/logout, on to the OAuth2 service's end-session endpoint and from there to the
  * portal's sign-out page.
  */
-export function contentSecurityPolicy(config: DemoConfig): string {
+function contentSecurityPolicy(config: DemoConfig): string {
   const formTargets = new Set([
     "'self'",
     new URL(config.oidc.issuer).origin,

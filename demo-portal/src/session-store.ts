@@ -11,7 +11,7 @@ export interface DemoSession {
 
 // Sessions live in memory: the demo runs as one process and forgetting everyone on restart is
 // acceptable for a stand-in agency product.
-export const sessionLifetimeMs = 8 * 60 * 60 * 1000;
+const sessionLifetimeMs = 8 * 60 * 60 * 1000;
 
 export class SessionStore {
   #sessions = new Map<string, DemoSession>();

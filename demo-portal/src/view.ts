@@ -7,17 +7,17 @@ import type { FastifyReply, FastifyRequest } from "fastify";
  * when portal and demo share a host (cookies ignore ports), else the system's preference.
  */
 export type Lang = "en" | "es";
-export type Theme = "light" | "dark" | undefined;
+type Theme = "light" | "dark" | undefined;
 export interface View {
   lang: Lang;
   theme: Theme;
   words: Words;
 }
 
-export const langCookie = "demo_lang";
+const langCookie = "demo_lang";
 const portalThemeCookie = "theme";
 
-export const words = {
+const words = {
   en: {
     brand: "Agency product",
     tagline: "Demo of a product that signs in through the portal",

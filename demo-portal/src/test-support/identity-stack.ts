@@ -11,7 +11,7 @@ export const demoPublicUrl = "http://localhost:4000";
 export const clientSecret = "demo-portal-test-secret";
 
 /** The same client `scripts/start-all.ts` seeds for the demo in the embedded default. */
-export const seedClient = {
+const seedClient = {
   client_id: "demo-portal",
   client_secret: clientSecret,
   client_name: "Agency product",
