@@ -1,117 +1,38 @@
 import { uiText, type UiText } from "../text/messages.ts";
 import type { TraitPath } from "../identity/identity-schema.ts";
 import type { FieldMessage } from "./validation-error.ts";
+import type {
+  AnchorNode,
+  ImageNode,
+  InputAttributes,
+  InputNode,
+  InputType,
+  NodeGroup,
+  TextNode,
+  UiContainer,
+  UiNode,
+} from "./node-types.ts";
 
-export type NodeGroup =
-  | "default"
-  | "password"
-  | "oidc"
-  | "profile"
-  | "link"
-  | "code"
-  | "totp"
-  | "lookup_secret"
-  | "webauthn"
-  | "passkey"
-  | "identifier_first"
-  | "captcha"
-  | "saml";
-
-export type InputType =
-  | "text"
-  | "password"
-  | "number"
-  | "checkbox"
-  | "hidden"
-  | "email"
-  | "tel"
-  | "submit"
-  | "button"
-  | "datetime-local"
-  | "date"
-  | "url";
-
-export interface InputAttributes {
-  name: string;
-  type: InputType;
-  value?: unknown;
-  required?: boolean;
-  autocomplete?: string;
-  label?: UiText;
-  pattern?: string;
-  disabled: boolean;
-  maxlength?: number;
-  options?: { value: unknown }[];
-  node_type: "input";
-}
-
-export interface InputNode {
-  type: "input";
-  group: NodeGroup;
-  attributes: InputAttributes;
-  messages: UiText[];
-  meta: { label?: UiText };
-}
-
-export interface AnchorAttributes {
-  href: string;
-  title: UiText;
-  id: string;
-  node_type: "a";
-}
-
-export interface AnchorNode {
-  type: "a";
-  group: NodeGroup;
-  attributes: AnchorAttributes;
-  messages: UiText[];
-  meta: { label?: UiText };
-}
-
-export interface TextAttributes {
-  text: UiText;
-  id: string;
-  /** Our extension for the trusted-devices node: the same JSON as the text (portal spec §3). */
-  data?: string;
-  node_type: "text";
-}
-
-export interface TextNode {
-  type: "text";
-  group: NodeGroup;
-  attributes: TextAttributes;
-  messages: UiText[];
-  meta: { label?: UiText };
-}
-
-export interface ImageAttributes {
-  src: string;
-  id: string;
-  width: number;
-  height: number;
-  node_type: "img";
-}
-
-export interface ImageNode {
-  type: "img";
-  group: NodeGroup;
-  attributes: ImageAttributes;
-  messages: UiText[];
-  meta: { label?: UiText };
-}
-
-export type UiNode = InputNode | AnchorNode | TextNode | ImageNode;
+// Building, finding and changing UI nodes; their types live in node-types.ts and are re-exported
+// here for the callers that import both.
+export type {
+  NodeGroup,
+  InputType,
+  InputAttributes,
+  InputNode,
+  AnchorAttributes,
+  AnchorNode,
+  TextAttributes,
+  TextNode,
+  ImageAttributes,
+  ImageNode,
+  UiNode,
+  UiContainer,
+} from "./node-types.ts";
 
 /** Kratos' node.ID(): an input's name, otherwise the attributes' id. */
 export function nodeId(node: UiNode): string {
   return node.type === "input" ? node.attributes.name : node.attributes.id;
-}
-
-export interface UiContainer {
-  action: string;
-  method: string;
-  nodes: UiNode[];
-  messages?: UiText[];
 }
 
 export interface InputNodeOptions {
