@@ -1,4 +1,4 @@
-import { useEffect, useRef } from "react";
+import { useLayoutEffect, useRef } from "react";
 import { useLocation } from "react-router";
 
 /** The page itself, without its language prefix: switching language is not a page change. */
@@ -16,7 +16,8 @@ export function RouteFocus() {
   const { pathname } = useLocation();
   const page = pageOf(pathname);
   const shown = useRef(page);
-  useEffect(() => {
+  // In the commit that shows the new page, so nothing sees the old focus on the new page.
+  useLayoutEffect(() => {
     if (shown.current === page) return;
     shown.current = page;
     const heading = document.querySelector<HTMLElement>("main h1");

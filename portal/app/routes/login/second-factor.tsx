@@ -1,5 +1,5 @@
 import type { LoginFlow } from "@portal/client";
-import { useEffect, useRef } from "react";
+import { useLayoutEffect, useRef } from "react";
 import type { Ref } from "react";
 import { Link, useLocation, useRouteLoaderData } from "react-router";
 import { FlowForm } from "../../flows/flow-form.tsx";
@@ -30,7 +30,9 @@ export function SecondFactor(props: { flow: LoginFlow; showErrorSummary: boolean
   const viewKey = view.kind === "method" ? view.method : view.kind;
   const shownKey = useRef(viewKey);
 
-  useEffect(() => {
+  // In the commit that shows the new view, not after it: the link that was clicked may be the
+  // same element as the new view's "Back", and focus must not linger on it (found under load).
+  useLayoutEffect(() => {
     // Only a switch moves focus; the page's first render leaves it where the browser put it.
     if (shownKey.current === viewKey) return;
     shownKey.current = viewKey;
