@@ -11,7 +11,7 @@ import { Courier } from "./courier/courier.ts";
 import { createMailboxServer } from "./courier/mailbox-server.ts";
 import type { MessageChannel } from "./courier/message.ts";
 import type { Transport } from "./courier/transports/transport.ts";
-import { registerErrorRoutes } from "./flows/errors.ts";
+import { registerErrorRoutes } from "./selfservice/errors.ts";
 import { registerLoginRoutes } from "./flows/login.ts";
 import { registerLogoutRoutes } from "./flows/logout.ts";
 import { registerRecoveryRoutes } from "./flows/recovery.ts";

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from "fastify";
 import type { ServerContext } from "../context.ts";
 import { messageJson, messageStatuses, type MessageStatus } from "../courier/message.ts";
-import { sendError } from "../flows/errors.ts";
-import { isUuid } from "../flows/flow-id.ts";
+import { sendError } from "../http/send-error.ts";
+import { isUuid } from "../http/uuid-param.ts";
 import { badRequest, notFoundRow } from "../http/errors.ts";
 import {
   findDispatches,

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ServerContext } from "../context.ts";
-import { sendError } from "../flows/errors.ts";
-import { isUuid } from "../flows/flow-id.ts";
+import { sendError } from "../http/send-error.ts";
+import { isUuid } from "../http/uuid-param.ts";
 import { badRequest, conflict, HerodotError, notFoundRow } from "../http/errors.ts";
 import { parseJsonBody } from "../http/json-body.ts";
 import { identityJson, type Identity } from "../identity/identity.ts";

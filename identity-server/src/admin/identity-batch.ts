@@ -1,5 +1,5 @@
 import type { ServerContext } from "../context.ts";
-import { isUuid } from "../flows/flow-id.ts";
+import { isUuid } from "../http/uuid-param.ts";
 import { badRequest, HerodotError } from "../http/errors.ts";
 import type { Identity } from "../identity/identity.ts";
 import { DuplicateIdentityError, insertIdentity } from "../store/identities.ts";

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { ServerContext } from "../context.ts";
-import { isUuid } from "../flows/flow-id.ts";
+import { isUuid } from "../http/uuid-param.ts";
 import { badRequest } from "../http/errors.ts";
 import { keysetLinkHeader, offsetPageHeaders } from "../http/pagination.ts";
 import { identityJson } from "../identity/identity.ts";

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ServerContext } from "../context.ts";
-import { sendError } from "../flows/errors.ts";
+import { sendError } from "../http/send-error.ts";
 import { badRequest, notFoundRow } from "../http/errors.ts";
 import {
   decodeKeysetToken,

@@ -8,8 +8,9 @@ import { sendTooManyRequests } from "../rate-limit/too-many-requests.ts";
 import { uiText } from "../text/messages.ts";
 import { addMessage, resetMessages, sortNodes, type SortOptions } from "../ui/nodes.ts";
 import { ValidationError } from "../ui/validation-error.ts";
-import { forwardError, sendError } from "./errors.ts";
-import { flowJson, type Flow, type FlowKind } from "./flow.ts";
+import { forwardError } from "../selfservice/errors.ts";
+import { sendError } from "../http/send-error.ts";
+import { flowJson, type Flow, type FlowKind } from "../selfservice/flow.ts";
 
 /** Submitting a flow after `expires_at` (Kratos' flow.ExpiredError). */
 export class FlowExpiredError extends Error {

@@ -3,8 +3,8 @@ import type { ServerContext } from "../context.ts";
 import { acceptsJson } from "../http/content-negotiation.ts";
 import { HerodotError } from "../http/errors.ts";
 import { secureRedirectTo } from "../http/return-to.ts";
-import { sendError } from "./errors.ts";
-import { flowJson, type Flow } from "./flow.ts";
+import { sendError } from "../http/send-error.ts";
+import { flowJson, type Flow } from "../selfservice/flow.ts";
 import { sortNodes, type SortOptions } from "../ui/nodes.ts";
 
 /** Kratos' SendFlowCompletedAsRedirectOrJSON: 303 for browsers, the JSON (or error) otherwise. */

@@ -3,9 +3,10 @@ import type { ServerContext } from "../context.ts";
 import { csrfViolation, requestMatchesFlowCsrf } from "../http/csrf.ts";
 import { gone, notFoundRow, type HerodotError } from "../http/errors.ts";
 import { findFlow } from "../store/flows.ts";
-import { forwardError, sendError } from "./errors.ts";
-import { flowJson, type Flow, type FlowKind } from "./flow.ts";
-import { isUuid } from "./flow-id.ts";
+import { forwardError } from "../selfservice/errors.ts";
+import { sendError } from "../http/send-error.ts";
+import { flowJson, type Flow, type FlowKind } from "../selfservice/flow.ts";
+import { isUuid } from "../http/uuid-param.ts";
 import { withLoginRequest } from "./oauth2-login-challenge.ts";
 
 /**

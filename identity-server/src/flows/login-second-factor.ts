@@ -4,7 +4,7 @@ import { hasSecondFactor } from "../identity/second-factors.ts";
 import { loginStrategiesFor } from "../methods/login-strategies.ts";
 import { trustDeviceNode } from "../trusted-devices/trust-device-node.ts";
 import { upsertNode } from "../ui/nodes.ts";
-import type { Flow } from "./flow.ts";
+import type { Flow } from "../selfservice/flow.ts";
 
 /**
  * The first-factor form of a login flow: every first factor's form, for the session's identity

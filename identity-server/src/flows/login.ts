@@ -16,10 +16,11 @@ import { uiText } from "../text/messages.ts";
 import { csrfNode, upsertNode, type SortOptions } from "../ui/nodes.ts";
 import { ValidationError } from "../ui/validation-error.ts";
 import { alreadyLoggedInForLogin, sessionRequiredForHigherAal } from "./already-logged-in.ts";
-import { forwardError, sendError } from "./errors.ts";
+import { forwardError } from "../selfservice/errors.ts";
+import { sendError } from "../http/send-error.ts";
 import { ensureFlowValid, uiUrl, writeFlowError, type FlowErrorPolicy } from "./flow-errors.ts";
-import { flowIdFromQuery } from "./flow-id.ts";
-import { flowJson, type Flow, type FlowType } from "./flow.ts";
+import { flowIdFromQuery } from "../selfservice/flow-id.ts";
+import { flowJson, type Flow, type FlowType } from "../selfservice/flow.ts";
 import { sendAlreadyLoggedIn, sendRedirectOrJson, sorted } from "./flow-responses.ts";
 import { sendStoredFlow } from "./get-flow.ts";
 import { completeLogin } from "./login-complete.ts";
@@ -28,7 +29,7 @@ import {
   populateFirstFactorLogin,
   populateSecondFactorLogin,
 } from "./login-second-factor.ts";
-import { newFlow, publicRequestUrl } from "./new-flow.ts";
+import { newFlow, publicRequestUrl } from "../selfservice/new-flow.ts";
 import {
   acceptLoginChallenge,
   loginChallengeOf,

@@ -14,8 +14,9 @@ import {
   logoutTokenBelongsTo,
   revokeSession,
 } from "../store/sessions.ts";
-import { forwardError, sendError } from "./errors.ts";
-import { publicRequestUrl } from "./new-flow.ts";
+import { forwardError } from "../selfservice/errors.ts";
+import { sendError } from "../http/send-error.ts";
+import { publicRequestUrl } from "../selfservice/new-flow.ts";
 
 export function registerLogoutRoutes(app: FastifyInstance, ctx: ServerContext): void {
   // Hands out a logout URL for the current browser session; each call mints a new token.

@@ -7,8 +7,8 @@ import type { OAuth2LoginRequest } from "../oauth2/challenges/login-requests.ts"
 import { HydraError } from "../oauth2/hydra-error.ts";
 import type { OAuth2LoginRequests } from "../oauth2/oauth2-service.ts";
 import type { Session } from "../session/session.ts";
-import { sendError } from "./errors.ts";
-import { flowJson, type Flow } from "./flow.ts";
+import { sendError } from "../http/send-error.ts";
+import { flowJson, type Flow } from "../selfservice/flow.ts";
 
 // Kratos' hydra/hydra.go, with the OAuth2 service called in-process instead of over Hydra's admin
 // API: the flows read the login request behind `login_challenge` and accept it once a session

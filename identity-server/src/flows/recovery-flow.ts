@@ -2,8 +2,8 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { ServerContext } from "../context.ts";
 import { csrfTokenForFlowType } from "../http/csrf.ts";
 import { showRecoveryAddressForm } from "../methods/code/recovery-nodes.ts";
-import type { Flow, FlowType } from "./flow.ts";
-import { newFlow } from "./new-flow.ts";
+import type { Flow, FlowType } from "../selfservice/flow.ts";
+import { newFlow } from "../selfservice/new-flow.ts";
 
 /** A new recovery flow asking for the e-mail address (Kratos' recovery.NewFlow); not yet stored. */
 export function buildRecoveryFlow(

@@ -15,9 +15,13 @@ import { updateVerifiableAddress } from "../store/identities.ts";
 import { revokeOtherSessions } from "../store/sessions.ts";
 import { deleteTrustedDevicesOf } from "../store/trusted-devices.ts";
 import { uiText } from "../text/messages.ts";
-import { setOrySessionToken, showSettingsUi, type ContinueWith } from "./continue-with.ts";
+import {
+  setOrySessionToken,
+  showSettingsUi,
+  type ContinueWith,
+} from "../selfservice/continue-with.ts";
 import { uiUrl } from "./flow-errors.ts";
-import { flowJson, type Flow } from "./flow.ts";
+import { flowJson, type Flow } from "../selfservice/flow.ts";
 import { buildSettingsFlow } from "./settings-flow.ts";
 
 /** The recovery flow's `return_to` moves to the settings flow (Kratos' TakeOverReturnToParameter). */

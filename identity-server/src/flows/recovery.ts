@@ -21,8 +21,9 @@ import { uiText, type UiText } from "../text/messages.ts";
 import { addMessage } from "../ui/nodes.ts";
 import { ValidationError } from "../ui/validation-error.ts";
 import { alreadyLoggedInForRecovery } from "./already-logged-in.ts";
-import { ensureCsrf } from "./csrf-check.ts";
-import { forwardError, sendError } from "./errors.ts";
+import { ensureCsrf } from "../selfservice/csrf-check.ts";
+import { forwardError } from "../selfservice/errors.ts";
+import { sendError } from "../http/send-error.ts";
 import {
   ensureFlowValid,
   flowFetchUrl,
@@ -30,8 +31,8 @@ import {
   writeFlowError,
   type FlowErrorPolicy,
 } from "./flow-errors.ts";
-import { flowIdFromQuery } from "./flow-id.ts";
-import { flowJson, type Flow, type FlowType } from "./flow.ts";
+import { flowIdFromQuery } from "../selfservice/flow-id.ts";
+import { flowJson, type Flow, type FlowType } from "../selfservice/flow.ts";
 import { sendRedirectOrJson } from "./flow-responses.ts";
 import { sendStoredFlow } from "./get-flow.ts";
 import { buildRecoveryFlow, skipsCsrf } from "./recovery-flow.ts";

@@ -30,14 +30,15 @@ import { uiText } from "../text/messages.ts";
 import { csrfNode, setTraitValues, upsertNode, type SortOptions } from "../ui/nodes.ts";
 import { ValidationError } from "../ui/validation-error.ts";
 import { alreadyLoggedInForRegistration } from "./already-logged-in.ts";
-import { redirectBrowserTo, setOrySessionToken } from "./continue-with.ts";
-import { forwardError, sendError } from "./errors.ts";
+import { redirectBrowserTo, setOrySessionToken } from "../selfservice/continue-with.ts";
+import { forwardError } from "../selfservice/errors.ts";
+import { sendError } from "../http/send-error.ts";
 import { ensureFlowValid, writeFlowError, type FlowErrorPolicy } from "./flow-errors.ts";
-import { flowIdFromQuery } from "./flow-id.ts";
-import { flowJson, type Flow, type FlowType } from "./flow.ts";
+import { flowIdFromQuery } from "../selfservice/flow-id.ts";
+import { flowJson, type Flow, type FlowType } from "../selfservice/flow.ts";
 import { sendAlreadyLoggedIn, sendRedirectOrJson, sorted } from "./flow-responses.ts";
 import { sendStoredFlow } from "./get-flow.ts";
-import { newFlow, publicRequestUrl } from "./new-flow.ts";
+import { newFlow, publicRequestUrl } from "../selfservice/new-flow.ts";
 import {
   acceptLoginChallenge,
   loginChallengeOf,

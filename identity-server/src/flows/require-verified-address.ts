@@ -5,10 +5,10 @@ import { HerodotError, internalError } from "../http/errors.ts";
 import type { Identity } from "../identity/identity.ts";
 import { uiText } from "../text/messages.ts";
 import { ValidationError } from "../ui/validation-error.ts";
-import { showVerificationUi } from "./continue-with.ts";
-import { sendErrorWithStatus } from "./errors.ts";
+import { showVerificationUi } from "../selfservice/continue-with.ts";
+import { sendErrorWithStatus } from "../http/send-error.ts";
 import { uiUrl } from "./flow-errors.ts";
-import type { Flow } from "./flow.ts";
+import type { Flow } from "../selfservice/flow.ts";
 import { startVerification } from "./verification-flow.ts";
 
 /**

@@ -6,8 +6,8 @@ import { settingsStrategies } from "../methods/settings-strategies.ts";
 import { findIdentity } from "../store/identities.ts";
 import type { Executor } from "../store/schema.ts";
 import { sortNodes, type SortOptions } from "../ui/nodes.ts";
-import { flowJson, type Flow, type FlowType } from "./flow.ts";
-import { newFlow } from "./new-flow.ts";
+import { flowJson, type Flow, type FlowType } from "../selfservice/flow.ts";
+import { newFlow } from "../selfservice/new-flow.ts";
 
 /**
  * Kratos' settings order: default, profile, password, then the second-factor groups; our `code`

@@ -23,13 +23,15 @@ import { DuplicateIdentityError, updateIdentity } from "../store/identities.ts";
 import { uiText } from "../text/messages.ts";
 import { resetMessages, sortNodes } from "../ui/nodes.ts";
 import { ValidationError } from "../ui/validation-error.ts";
-import { redirectBrowserTo } from "./continue-with.ts";
-import { forwardError, sendError } from "./errors.ts";
+import { redirectBrowserTo } from "../selfservice/continue-with.ts";
+import { forwardError } from "../selfservice/errors.ts";
+import { sendError } from "../http/send-error.ts";
 import { ensureFlowValid, uiUrl, writeFlowError, type FlowErrorPolicy } from "./flow-errors.ts";
-import { flowIdFromQuery, isUuid } from "./flow-id.ts";
-import type { Flow, FlowType } from "./flow.ts";
+import { flowIdFromQuery } from "../selfservice/flow-id.ts";
+import { isUuid } from "../http/uuid-param.ts";
+import type { Flow, FlowType } from "../selfservice/flow.ts";
 import { expiredFlowFetchError } from "./get-flow.ts";
-import { ReauthenticationRequired } from "./reauthentication.ts";
+import { ReauthenticationRequired } from "../selfservice/reauthentication.ts";
 import {
   buildSettingsFlow,
   populateSettings,

@@ -12,10 +12,13 @@ import {
 import { insertFlow } from "../store/flows.ts";
 import type { Executor } from "../store/schema.ts";
 import type { Session } from "../session/session.ts";
-import { showVerificationUi, type ContinueWithVerificationUi } from "./continue-with.ts";
+import {
+  showVerificationUi,
+  type ContinueWithVerificationUi,
+} from "../selfservice/continue-with.ts";
 import { uiUrl } from "./flow-errors.ts";
-import type { Flow, FlowType } from "./flow.ts";
-import { newFlow } from "./new-flow.ts";
+import type { Flow, FlowType } from "../selfservice/flow.ts";
+import { newFlow } from "../selfservice/new-flow.ts";
 
 /** A browser flow's anti-CSRF token; verification flows of native apps carry none. */
 export function verificationCsrfToken(

@@ -3,7 +3,7 @@ import type { ServerContext } from "../context.ts";
 import { isBrowserRequest, isJsonRequest } from "../http/content-negotiation.ts";
 import { badRequest } from "../http/errors.ts";
 import { findSessionById } from "../store/sessions.ts";
-import { flowJson, type Flow } from "./flow.ts";
+import { flowJson, type Flow } from "../selfservice/flow.ts";
 import { acceptLoginChallenge } from "./oauth2-login-challenge.ts";
 import { oauth2SessionKey } from "./verification-flow.ts";
 

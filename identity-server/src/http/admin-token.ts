@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { sendError } from "../flows/errors.ts";
+import { sendError } from "./send-error.ts";
 import { unauthorized } from "./errors.ts";
 
 // Liveness and readiness probes stay open: they reveal nothing and orchestrators call them bare.

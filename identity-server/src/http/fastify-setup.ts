@@ -14,7 +14,7 @@ import { parseQueryString } from "./query-string.ts";
 import { originForm } from "./request-target.ts";
 import { recordRoutes } from "./route-registry.ts";
 import { baseSecurityHeaders } from "./security-headers.ts";
-import { sendError } from "../flows/errors.ts";
+import { sendError } from "./send-error.ts";
 
 export const bodyLimitBytes = 64 * 1024;
 

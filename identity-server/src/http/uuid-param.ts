@@ -1,5 +1,10 @@
-import { isUuid } from "../flows/flow-id.ts";
 import { badRequest } from "./errors.ts";
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function isUuid(value: string): boolean {
+  return uuidPattern.test(value);
+}
 
 /**
  * A UUID path parameter, lower-cased; anything else is Kratos' 400 whose message is the error of

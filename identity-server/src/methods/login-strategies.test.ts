@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { describe, expect, it } from "vitest";
 import type { SecondFactorConfig } from "../config/config.ts";
 import type { ServerContext } from "../context.ts";
-import type { Flow } from "../flows/flow.ts";
+import type { Flow } from "../selfservice/flow.ts";
 import { FlowBody } from "../http/flow-body.ts";
 import { HerodotError } from "../http/errors.ts";
 import type { Credential, Identity } from "../identity/identity.ts";

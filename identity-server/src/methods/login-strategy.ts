@@ -1,6 +1,6 @@
 import type { SecondFactorConfig } from "../config/config.ts";
 import type { ServerContext } from "../context.ts";
-import type { Flow } from "../flows/flow.ts";
+import type { Flow } from "../selfservice/flow.ts";
 import type { FlowBody } from "../http/flow-body.ts";
 import type { Identity } from "../identity/identity.ts";
 import type { NodeGroup } from "../ui/nodes.ts";

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { ServerContext } from "../context.ts";
-import type { Flow } from "../flows/flow.ts";
+import type { Flow } from "../selfservice/flow.ts";
 import type { FieldSpec, FlowBody } from "../http/flow-body.ts";
 import type { Identity } from "../identity/identity.ts";
 import type { Session } from "../session/session.ts";

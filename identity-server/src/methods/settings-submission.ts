@@ -1,5 +1,5 @@
-import { ensureCsrf } from "../flows/csrf-check.ts";
-import { ReauthenticationRequired } from "../flows/reauthentication.ts";
+import { ensureCsrf } from "../selfservice/csrf-check.ts";
+import { ReauthenticationRequired } from "../selfservice/reauthentication.ts";
 import { csrfTokenForFlowType } from "../http/csrf.ts";
 import type { FieldSpec } from "../http/flow-body.ts";
 import { isPrivileged } from "../session/privileged.ts";

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from "fastify";
 import type { ServerContext } from "../context.ts";
-import type { Flow } from "../flows/flow.ts";
+import type { Flow } from "../selfservice/flow.ts";
 import { hashToken } from "../session/session.ts";
 import { extractSessionToken } from "../session/session-manager.ts";
 import { findSessionByTokenHash } from "../store/sessions.ts";

@@ -1,5 +1,5 @@
 import type { FastifyReply } from "fastify";
-import { sendError } from "../flows/errors.ts";
+import { sendError } from "../http/send-error.ts";
 import { HerodotError } from "../http/errors.ts";
 import type { RateLimitedError } from "./rate-limited-error.ts";
 

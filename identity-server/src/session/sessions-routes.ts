@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ServerContext } from "../context.ts";
-import { sendError } from "../flows/errors.ts";
+import { sendError } from "../http/send-error.ts";
 import { badRequest, unauthorized } from "../http/errors.ts";
 import { offsetPageHeaders, parseOffsetPage } from "../http/pagination.ts";
 import { uuidParam } from "../http/uuid-param.ts";

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { ServerContext } from "../context.ts";
-import { sendError } from "../flows/errors.ts";
-import { flowJson, type Flow } from "../flows/flow.ts";
+import { sendError } from "../http/send-error.ts";
+import { flowJson, type Flow } from "../selfservice/flow.ts";
 import { badRequest, HerodotError } from "../http/errors.ts";
 import { findFlow, insertFlow } from "../store/flows.ts";
 import {

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
 import type { ServerContext } from "../context.ts";
 import { unauthorized } from "../http/errors.ts";
-import { sendError } from "../flows/errors.ts";
+import { sendError } from "../http/send-error.ts";
 import { aal2LoginUrl, aal2Required, satisfiesAal } from "./aal-policy.ts";
 import { extractSessionToken, fetchSessionByToken } from "./session-manager.ts";
 import { hashToken, sessionJson } from "./session.ts";

@@ -1,4 +1,4 @@
-import type { Flow, FlowKind, FlowType } from "../flows/flow.ts";
+import type { Flow, FlowKind, FlowType } from "../selfservice/flow.ts";
 import type { UiContainer } from "../ui/nodes.ts";
 import type { Executor, FlowsTable } from "./schema.ts";
 

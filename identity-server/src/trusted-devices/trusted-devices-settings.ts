@@ -1,6 +1,6 @@
 import type { FastifyRequest } from "fastify";
 import type { ServerContext } from "../context.ts";
-import type { Flow } from "../flows/flow.ts";
+import type { Flow } from "../selfservice/flow.ts";
 import { badRequest } from "../http/errors.ts";
 import type { Identity } from "../identity/identity.ts";
 import { hasSecondFactor } from "../identity/second-factors.ts";

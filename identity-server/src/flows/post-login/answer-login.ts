@@ -4,7 +4,7 @@ import { aal2LoginUrl, satisfiesAal } from "../../session/aal-policy.ts";
 import { issueSessionCookie } from "../../session/session-manager.ts";
 import { sessionJson } from "../../session/session.ts";
 import { setTrustedDeviceCookie } from "../../trusted-devices/trusted-device-cookie.ts";
-import { sendError } from "../errors.ts";
+import { sendError } from "../../http/send-error.ts";
 import {
   acceptLoginChallenge,
   browserLocationChangeRequired,

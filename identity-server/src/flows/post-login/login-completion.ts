@@ -4,7 +4,7 @@ import type { FlowBody } from "../../http/flow-body.ts";
 import type { Identity } from "../../identity/identity.ts";
 import type { ActiveSession } from "../../session/session-manager.ts";
 import type { AuthenticationMethod, Session } from "../../session/session.ts";
-import type { Flow } from "../flow.ts";
+import type { Flow } from "../../selfservice/flow.ts";
 
 /** The factor a login strategy just verified, as it goes into the session's AMR. */
 export type CompletedFactor = Pick<AuthenticationMethod, "method" | "aal">;

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { ServerContext } from "../../context.ts";
-import type { Flow } from "../../flows/flow.ts";
+import type { Flow } from "../../selfservice/flow.ts";
 import { csrfTokenFor } from "../../http/csrf.ts";
 import { badRequest } from "../../http/errors.ts";
 import type { FlowBody } from "../../http/flow-body.ts";

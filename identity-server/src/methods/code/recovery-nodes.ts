@@ -1,4 +1,4 @@
-import type { Flow } from "../../flows/flow.ts";
+import type { Flow } from "../../selfservice/flow.ts";
 import { uiText } from "../../text/messages.ts";
 import { csrfNode, removeGroups, upsertNode, type NodeGroup } from "../../ui/nodes.ts";
 import {

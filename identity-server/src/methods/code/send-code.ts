@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { ServerContext } from "../../context.ts";
-import type { Flow } from "../../flows/flow.ts";
+import type { Flow } from "../../selfservice/flow.ts";
 import type { VerifiableAddress } from "../../identity/identity.ts";
 import { normalizeAddress, normalizeEmail } from "../../identity/normalize.ts";
 import { insertCode } from "../../store/codes.ts";

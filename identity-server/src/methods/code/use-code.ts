@@ -1,5 +1,5 @@
 import type { ServerContext } from "../../context.ts";
-import type { Flow } from "../../flows/flow.ts";
+import type { Flow } from "../../selfservice/flow.ts";
 import { badRequest, type HerodotError } from "../../http/errors.ts";
 import { codesOfFlow, consumeCode, type CodeKind, type StoredCode } from "../../store/codes.ts";
 import { incrementSubmitCount } from "../../store/flows.ts";

@@ -1,4 +1,4 @@
-import type { Flow } from "../../flows/flow.ts";
+import type { Flow } from "../../selfservice/flow.ts";
 import { uiText } from "../../text/messages.ts";
 import { anchorNode, csrfNode, upsertNode } from "../../ui/nodes.ts";
 import {

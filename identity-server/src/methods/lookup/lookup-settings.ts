@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { ServerContext } from "../../context.ts";
-import type { Flow } from "../../flows/flow.ts";
+import type { Flow } from "../../selfservice/flow.ts";
 import { badRequest } from "../../http/errors.ts";
 import type { Identity } from "../../identity/identity.ts";
 import type { Session } from "../../session/session.ts";

@@ -1,5 +1,5 @@
 import type { ServerContext } from "../../context.ts";
-import type { Flow } from "../../flows/flow.ts";
+import type { Flow } from "../../selfservice/flow.ts";
 import { credentialOf, type Credential, type Identity } from "../../identity/identity.ts";
 import { normalizeEmail } from "../../identity/normalize.ts";
 import { deviceKeyFor, hasDeviceCookie, rememberDevice } from "../../rate-limit/device-cookie.ts";

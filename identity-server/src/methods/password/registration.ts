@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { ServerContext } from "../../context.ts";
-import { ensureCsrf } from "../../flows/csrf-check.ts";
-import type { Flow } from "../../flows/flow.ts";
+import { ensureCsrf } from "../../selfservice/csrf-check.ts";
+import type { Flow } from "../../selfservice/flow.ts";
 import { csrfTokenFor } from "../../http/csrf.ts";
 import { decodeFlowBody, type FieldSpec } from "../../http/flow-body.ts";
 import type { Identity } from "../../identity/identity.ts";

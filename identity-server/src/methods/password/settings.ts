@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Flow } from "../../flows/flow.ts";
+import type { Flow } from "../../selfservice/flow.ts";
 import type { Identity } from "../../identity/identity.ts";
 import { uiText } from "../../text/messages.ts";
 import { csrfNode, upsertNode } from "../../ui/nodes.ts";

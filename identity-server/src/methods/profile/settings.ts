@@ -1,6 +1,6 @@
 import type { ServerContext } from "../../context.ts";
-import type { Flow } from "../../flows/flow.ts";
-import { ReauthenticationRequired } from "../../flows/reauthentication.ts";
+import type { Flow } from "../../selfservice/flow.ts";
+import { ReauthenticationRequired } from "../../selfservice/reauthentication.ts";
 import { badRequest } from "../../http/errors.ts";
 import { type FieldSpec } from "../../http/flow-body.ts";
 import { touchesProtectedFields, withTraits } from "../../identity/apply-traits.ts";

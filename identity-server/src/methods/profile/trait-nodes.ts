@@ -1,5 +1,5 @@
 import type { ServerContext } from "../../context.ts";
-import type { Flow } from "../../flows/flow.ts";
+import type { Flow } from "../../selfservice/flow.ts";
 import { traitNode, upsertNode } from "../../ui/nodes.ts";
 
 /** The profile strategy's part of one-step registration: one input per trait, group default. */

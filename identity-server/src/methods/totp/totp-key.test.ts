@@ -1,12 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  isTotpUrl,
-  matchingTotpStep,
-  newTotpKey,
-  totpCodeAt,
-  totpQrDataUrl,
-  totpStep,
-} from "./totp-key.ts";
+import { matchingTotpStep, newTotpKey, totpCodeAt, totpQrDataUrl, totpStep } from "./totp-key.ts";
+import { isTotpUrl } from "../../identity/totp-url.ts";
 
 const at = new Date("2026-03-01T12:00:15Z");
 

@@ -1,5 +1,5 @@
 import { Secret, TOTP, URI } from "otpauth";
-import { credentialOf, type Identity } from "../../identity/identity.ts";
+import { parseTotpUrl } from "../../identity/totp-url.ts";
 
 // Kratos' key parameters (strategy/totp/generator.go): SHA1, six digits, 30-second steps and a
 // 160-bit secret, the length RFC 4226 recommends.
@@ -29,19 +29,6 @@ export function newTotpKey(issuer: string, accountName: string): TotpKey {
   return { url: URI.stringify(totp), secret: totp.secret.base32 };
 }
 
-function parse(url: string): TOTP | undefined {
-  try {
-    const parsed = URI.parse(url);
-    return parsed instanceof TOTP ? parsed : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-export function isTotpUrl(url: unknown): url is string {
-  return typeof url === "string" && parse(url) !== undefined;
-}
-
 /** The 30-second step `at` falls into (the TOTP counter). */
 export function totpStep(at: Date): number {
   return TOTP.counter({ period, timestamp: at.getTime() });
@@ -52,7 +39,7 @@ export function totpStep(at: Date): number {
  * side; undefined for anything else (wrong code, wrong length, unreadable key).
  */
 export function matchingTotpStep(url: string, code: string, at: Date): number | undefined {
-  const totp = parse(url);
+  const totp = parseTotpUrl(url);
   if (!totp || !/^\d+$/.test(code) || code.length !== totp.digits) return undefined;
   const delta = totp.validate({ token: code, timestamp: at.getTime(), window: driftSteps });
   return delta === null
@@ -62,7 +49,7 @@ export function matchingTotpStep(url: string, code: string, at: Date): number | 
 
 /** The code for the step `at` falls into (tests and tools act as the authenticator app). */
 export function totpCodeAt(url: string, at: Date): string {
-  const totp = parse(url);
+  const totp = parseTotpUrl(url);
   if (!totp) throw new Error("not a TOTP key URI");
   return totp.generate({ timestamp: at.getTime() });
 }
@@ -74,10 +61,4 @@ export function totpCodeAt(url: string, at: Date): string {
 export async function totpQrDataUrl(url: string): Promise<string> {
   const { default: QRCode } = await import("qrcode");
   return QRCode.toDataURL(url, { type: "image/png", width: 256, margin: 1 });
-}
-
-/** The linked authenticator app's key URI, if the identity has a usable one. */
-export function totpUrlOf(identity: Identity): string | undefined {
-  const url = credentialOf(identity, "totp")?.config.totp_url;
-  return isTotpUrl(url) ? url : undefined;
 }

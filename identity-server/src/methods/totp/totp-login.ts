@@ -7,7 +7,8 @@ import { claimTotpStep } from "../../store/totp-steps.ts";
 import { uiText } from "../../text/messages.ts";
 import { ValidationError } from "../../ui/validation-error.ts";
 import { typedCodeStrategy } from "../typed-code-factor.ts";
-import { matchingTotpStep, totpUrlOf } from "./totp-key.ts";
+import { matchingTotpStep } from "./totp-key.ts";
+import { totpUrlOf } from "../../identity/totp-url.ts";
 import { totpLoginCodeNode, totpLoginSubmitNode } from "./totp-nodes.ts";
 
 /**

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { ServerContext } from "../../context.ts";
-import type { Flow } from "../../flows/flow.ts";
+import type { Flow } from "../../selfservice/flow.ts";
 import { internalError } from "../../http/errors.ts";
 import type { Identity } from "../../identity/identity.ts";
 import { claimTotpStep } from "../../store/totp-steps.ts";
@@ -14,7 +14,8 @@ import {
   recordSecondFactorProof,
   requirePrivilegedSession,
 } from "../settings-submission.ts";
-import { matchingTotpStep, newTotpKey, totpQrDataUrl, totpUrlOf } from "./totp-key.ts";
+import { matchingTotpStep, newTotpKey, totpQrDataUrl } from "./totp-key.ts";
+import { totpUrlOf } from "../../identity/totp-url.ts";
 import {
   totpQrNode,
   totpSaveNode,

@@ -1,10 +1,5 @@
 import { badRequest } from "../http/errors.ts";
-
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function isUuid(value: string): boolean {
-  return uuidPattern.test(value);
-}
+import { isUuid } from "../http/uuid-param.ts";
 
 /** The submit endpoints' `?flow=` id; Kratos answers 400 for a missing or garbled one. */
 export function flowIdFromQuery(query: unknown): string {
