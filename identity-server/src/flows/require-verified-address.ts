@@ -9,7 +9,7 @@ import { showVerificationUi } from "../selfservice/continue-with.ts";
 import { sendErrorWithStatus } from "../http/send-error.ts";
 import { uiUrl } from "./flow-errors.ts";
 import type { Flow } from "../selfservice/flow.ts";
-import { startVerification } from "./verification-flow.ts";
+import { startVerification } from "./verification/flow.ts";
 
 /**
  * Kratos' require_verified_address login hook. Returns false when the identity may sign in;

@@ -8,7 +8,7 @@ import { startTestServer, type TestServer } from "../test-support/test-server.ts
 // no cookie at all, a cookie of another browser, no token, a wrong token — as JSON (403) and as an
 // HTML form post (303 to the error UI, which stores security_csrf_violation). The wrong-token JSON
 // case per flow kind is in flows/flow-lifecycle.test.ts ("CSRF"), the login diagnosis texts in
-// flows/login.test.ts and the stored HTML error of login in flows/errors.test.ts.
+// flows/login/login.test.ts and the stored HTML error of login in selfservice/errors.test.ts.
 
 const kinds = ["login", "registration", "recovery", "verification", "settings"] as const;
 type Kind = (typeof kinds)[number];

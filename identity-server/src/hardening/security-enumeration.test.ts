@@ -5,10 +5,10 @@ import { csrfTokenOf, registerNative } from "../test-support/flow-helpers.ts";
 import { startTestServer, type TestServer } from "../test-support/test-server.ts";
 
 // Account enumeration. Already covered elsewhere: identical 4000006 answers for an unknown
-// identifier and a wrong password (flows/login.test.ts), recovery of an unknown address answered
-// like a known one with nothing sent (flows/recovery.test.ts). Registration of an existing e-mail
+// identifier and a wrong password (flows/login/login.test.ts), recovery of an unknown address answered
+// like a known one with nothing sent (flows/recovery/recovery.test.ts). Registration of an existing e-mail
 // reveals it with 4000007, as Kratos does with account_enumeration.mitigate=false (its default;
-// flows/registration.test.ts). Here: the whole answers compared, and the argon2 work counted.
+// flows/registration/registration.test.ts). Here: the whole answers compared, and the argon2 work counted.
 
 vi.mock("@node-rs/argon2", { spy: true });
 

@@ -1,44 +1,33 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import type { ServerContext } from "../context.ts";
-import { acceptsJson, isJsonRequest } from "../http/content-negotiation.ts";
-import { forbidden, HerodotError, notFoundRow } from "../http/errors.ts";
-import { secureRedirectTo } from "../http/return-to.ts";
-import type { Identity } from "../identity/identity.ts";
-import { FlowBody } from "../http/flow-body.ts";
-import type { SettingsOutcome } from "../methods/settings-outcome.ts";
-import { settingsStrategyFor } from "../methods/settings-strategies.ts";
-import { aal2LoginUrl, aal2Required, satisfiesAal } from "../session/aal-policy.ts";
-import {
-  noActiveSession,
-  sessionCredentialsMissing,
-  sessionRefreshRequired,
-} from "../session/errors.ts";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { ServerContext } from "../../context.ts";
+import { isJsonRequest } from "../../http/content-negotiation.ts";
+import { forbidden, HerodotError } from "../../http/errors.ts";
+import { secureRedirectTo } from "../../http/return-to.ts";
+import type { Identity } from "../../identity/identity.ts";
+import { FlowBody } from "../../http/flow-body.ts";
+import type { SettingsOutcome } from "../../methods/settings-outcome.ts";
+import { settingsStrategyFor } from "../../methods/settings-strategies.ts";
+import { aal2LoginUrl, aal2Required, satisfiesAal } from "../../session/aal-policy.ts";
+import { sessionRefreshRequired } from "../../session/errors.ts";
 import {
   fetchSession,
   issueSessionCookie,
   type ActiveSession,
-} from "../session/session-manager.ts";
-import { findFlow, insertFlow, updateFlow } from "../store/flows.ts";
-import { DuplicateIdentityError, updateIdentity } from "../store/identities.ts";
-import { uiText } from "../text/messages.ts";
-import { resetMessages, sortNodes } from "../ui/nodes.ts";
-import { ValidationError } from "../ui/validation-error.ts";
-import { redirectBrowserTo } from "../selfservice/continue-with.ts";
-import { forwardError } from "../selfservice/errors.ts";
-import { sendError } from "../http/send-error.ts";
-import { ensureFlowValid, uiUrl, writeFlowError, type FlowErrorPolicy } from "./flow-errors.ts";
-import { flowIdFromQuery } from "../selfservice/flow-id.ts";
-import { isUuid } from "../http/uuid-param.ts";
-import type { Flow, FlowType } from "../selfservice/flow.ts";
-import { expiredFlowFetchError } from "./get-flow.ts";
-import { ReauthenticationRequired } from "../selfservice/reauthentication.ts";
-import {
-  buildSettingsFlow,
-  populateSettings,
-  renderSettingsFlow,
-  settingsSort,
-} from "./settings-flow.ts";
-import { startVerification } from "./verification-flow.ts";
+} from "../../session/session-manager.ts";
+import { findFlow, insertFlow, updateFlow } from "../../store/flows.ts";
+import { DuplicateIdentityError, updateIdentity } from "../../store/identities.ts";
+import { uiText } from "../../text/messages.ts";
+import { resetMessages, sortNodes } from "../../ui/nodes.ts";
+import { ValidationError } from "../../ui/validation-error.ts";
+import { redirectBrowserTo } from "../../selfservice/continue-with.ts";
+import { sendError } from "../../http/send-error.ts";
+import { ensureFlowValid, uiUrl, writeFlowError, type FlowErrorPolicy } from "../flow-errors.ts";
+import { flowIdFromQuery } from "../../selfservice/flow-id.ts";
+import type { Flow, FlowType } from "../../selfservice/flow.ts";
+import { ReauthenticationRequired } from "../../selfservice/reauthentication.ts";
+import { buildSettingsFlow, populateSettings, renderSettingsFlow, settingsSort } from "./flow.ts";
+import { startVerification } from "../verification/flow.ts";
+import { answerUnauthenticated } from "./routes.ts";
 
 function errorPolicy(
   ctx: ServerContext,
@@ -64,17 +53,7 @@ function errorPolicy(
   };
 }
 
-/** Fetch and submit without a session: JSON 401 without an id, browsers 302 to the login UI. */
-function answerUnauthenticated(
-  ctx: ServerContext,
-  request: FastifyRequest,
-  reply: FastifyReply,
-): FastifyReply {
-  if (isJsonRequest(request)) return sendError(reply, sessionCredentialsMissing());
-  return reply.redirect(`${ctx.config.uiBaseUrl}/login`, 302);
-}
-
-function identityMismatch(reason: string): HerodotError {
+export function identityMismatch(reason: string): HerodotError {
   return forbidden(reason, { id: "security_identity_mismatch" });
 }
 
@@ -102,7 +81,7 @@ function answerReauthentication(
  * The settings AAL policy (`required_aal`): an aal1 session of an identity with a second factor
  * must complete it first. `returnTo` is where the aal2 login sends the browser back to.
  */
-function settingsAalError(
+export function settingsAalError(
   ctx: ServerContext,
   active: ActiveSession,
   returnTo: string | undefined,
@@ -113,7 +92,7 @@ function settingsAalError(
 }
 
 /** JSON and API clients get the 403 `session_aal2_required`; browsers go to the aal2 login. */
-function answerAal2Required(
+export function answerAal2Required(
   request: FastifyRequest,
   reply: FastifyReply,
   error: HerodotError,
@@ -193,7 +172,7 @@ async function showSettingsForm(
   return reply.redirect(uiUrl(ctx, "/settings", flow.id), 303);
 }
 
-async function submitSettings(
+export async function submitSettings(
   ctx: ServerContext,
   request: FastifyRequest,
   reply: FastifyReply,
@@ -239,89 +218,4 @@ async function submitSettings(
     }
     return writeFlowError(ctx, request, reply, flow, error, policy);
   }
-}
-
-async function createSettingsFlow(
-  ctx: ServerContext,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  active: ActiveSession,
-  type: FlowType,
-): Promise<Flow> {
-  const flow = await buildSettingsFlow(ctx, ctx.db, request, reply, active.identity, type);
-  await insertFlow(ctx.db, flow);
-  return flow;
-}
-
-export function registerSettingsRoutes(app: FastifyInstance, ctx: ServerContext): void {
-  app.get("/self-service/settings/browser", async (request, reply) => {
-    try {
-      const active = await fetchSession(ctx, request);
-      if (!active) {
-        if (isJsonRequest(request)) return sendError(reply, noActiveSession());
-        // Only the original return_to travels to the login (Kratos' TakeOverReturnToParameter).
-        const login = new URL(`${ctx.config.publicBaseUrl}/self-service/login/browser`);
-        const returnTo = (request.query as Record<string, string | undefined>).return_to;
-        if (returnTo) login.searchParams.set("return_to", returnTo);
-        return reply.redirect(login.toString(), 303);
-      }
-      const requestUrl = `${ctx.config.publicBaseUrl}${request.url}`;
-      // Kratos sends the browser back here only when the init itself carried a return_to.
-      const comeBack = new URL(requestUrl).searchParams.has("return_to") ? requestUrl : undefined;
-      const aalError = settingsAalError(ctx, active, comeBack);
-      if (aalError) return answerAal2Required(request, reply, aalError, "browser");
-      const flow = await createSettingsFlow(ctx, request, reply, active, "browser");
-      if (!acceptsJson(request)) return reply.redirect(uiUrl(ctx, "/settings", flow.id), 303);
-      return reply.send(await renderSettingsFlow(ctx, flow));
-    } catch (error) {
-      return forwardError(ctx, request, reply, error);
-    }
-  });
-
-  app.get("/self-service/settings/api", async (request, reply) => {
-    try {
-      const active = await fetchSession(ctx, request);
-      if (!active) {
-        throw noActiveSession(
-          "This endpoint can only be accessed with a valid session. Please log in and try again.",
-        );
-      }
-      const aalError = settingsAalError(ctx, active, undefined);
-      if (aalError) throw aalError;
-      const flow = await createSettingsFlow(ctx, request, reply, active, "api");
-      return reply.send(await renderSettingsFlow(ctx, flow));
-    } catch (error) {
-      return sendError(reply, error);
-    }
-  });
-
-  app.get("/self-service/settings/flows", async (request, reply) => {
-    const active = await fetchSession(ctx, request);
-    if (!active) return answerUnauthenticated(ctx, request, reply);
-    const id = (request.query as Record<string, string | undefined>).id ?? "";
-    const flow = isUuid(id) ? await findFlow(ctx.db, "settings", id.toLowerCase()) : undefined;
-    if (!flow) return sendError(reply, notFoundRow());
-    const aalError = settingsAalError(ctx, active, uiUrl(ctx, "/settings", flow.id));
-    if (aalError) return sendError(reply, aalError);
-    if (flow.identityId !== active.identity.id) {
-      return sendError(
-        reply,
-        identityMismatch(
-          "The request was made for another identity and has been blocked for security reasons.",
-        ),
-      );
-    }
-    if (flow.expiresAt < ctx.now()) {
-      return sendError(reply, expiredFlowFetchError(ctx, flow, { withId: false }));
-    }
-    return reply.send(await renderSettingsFlow(ctx, flow));
-  });
-
-  // Password managers look here for where to change a password.
-  app.get("/.well-known/change-password", async (_request, reply) =>
-    reply.redirect(`${ctx.config.uiBaseUrl}/settings`, 303),
-  );
-
-  app.post("/self-service/settings", (request, reply) => submitSettings(ctx, request, reply));
-  app.get("/self-service/settings", (request, reply) => submitSettings(ctx, request, reply));
 }

@@ -1,28 +1,28 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { ServerContext } from "../context.ts";
-import { isJsonRequest } from "../http/content-negotiation.ts";
-import { csrfTokenFor, regenerateCsrfSecret } from "../http/csrf.ts";
-import { HerodotError } from "../http/errors.ts";
-import type { Identity, VerifiableAddress } from "../identity/identity.ts";
+import type { ServerContext } from "../../context.ts";
+import { isJsonRequest } from "../../http/content-negotiation.ts";
+import { csrfTokenFor, regenerateCsrfSecret } from "../../http/csrf.ts";
+import { HerodotError } from "../../http/errors.ts";
+import type { Identity, VerifiableAddress } from "../../identity/identity.ts";
 import {
   activateSession,
   issueSessionCookie,
   newSession,
   persistSession,
-} from "../session/session-manager.ts";
-import { insertFlow, updateFlow } from "../store/flows.ts";
-import { updateVerifiableAddress } from "../store/identities.ts";
-import { revokeOtherSessions } from "../store/sessions.ts";
-import { deleteTrustedDevicesOf } from "../store/trusted-devices.ts";
-import { uiText } from "../text/messages.ts";
+} from "../../session/session-manager.ts";
+import { insertFlow, updateFlow } from "../../store/flows.ts";
+import { updateVerifiableAddress } from "../../store/identities.ts";
+import { revokeOtherSessions } from "../../store/sessions.ts";
+import { deleteTrustedDevicesOf } from "../../store/trusted-devices.ts";
+import { uiText } from "../../text/messages.ts";
 import {
   setOrySessionToken,
   showSettingsUi,
   type ContinueWith,
-} from "../selfservice/continue-with.ts";
-import { uiUrl } from "./flow-errors.ts";
-import { flowJson, type Flow } from "../selfservice/flow.ts";
-import { buildSettingsFlow } from "./settings-flow.ts";
+} from "../../selfservice/continue-with.ts";
+import { uiUrl } from "../flow-errors.ts";
+import { flowJson, type Flow } from "../../selfservice/flow.ts";
+import { buildSettingsFlow } from "../settings/flow.ts";
 
 /** The recovery flow's `return_to` moves to the settings flow (Kratos' TakeOverReturnToParameter). */
 function takeOverReturnTo(from: string, to: string): string {

@@ -1,14 +1,14 @@
 import { ResponseError, type LoginFlow } from "@ory/client-fetch";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, CookieJar } from "../test-support/http-client.ts";
+import { call, CookieJar } from "../../test-support/http-client.ts";
 import {
   csrfTokenOf,
   inputAttributes,
   messageIds,
   registerNative,
   strongPassword,
-} from "../test-support/flow-helpers.ts";
-import { startTestServer, type TestServer } from "../test-support/test-server.ts";
+} from "../../test-support/flow-helpers.ts";
+import { startTestServer, type TestServer } from "../../test-support/test-server.ts";
 
 let ts: TestServer;
 beforeAll(async () => {

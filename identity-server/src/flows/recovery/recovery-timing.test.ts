@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CourierMessage } from "../courier/message.ts";
-import { call } from "../test-support/http-client.ts";
-import { registerNative } from "../test-support/flow-helpers.ts";
-import { balancedOrder, comparePaired } from "../test-support/paired-timing.ts";
-import { startTestServer, type TestServer } from "../test-support/test-server.ts";
+import type { CourierMessage } from "../../courier/message.ts";
+import { call } from "../../test-support/http-client.ts";
+import { registerNative } from "../../test-support/flow-helpers.ts";
+import { balancedOrder, comparePaired } from "../../test-support/paired-timing.ts";
+import { startTestServer, type TestServer } from "../../test-support/test-server.ts";
 
 // Issue 12 §4: a recovery code request must cost the server the same work whether the address
 // has an account or not (before, a known address took its code's and message's writes and the

@@ -1,36 +1,30 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import type { ServerContext } from "../context.ts";
-import { isBrowserRequest, isJsonRequest } from "../http/content-negotiation.ts";
-import { csrfTokenFor, regenerateCsrfSecret } from "../http/csrf.ts";
-import { gone, HerodotError } from "../http/errors.ts";
-import { decodeFlowBody } from "../http/flow-body.ts";
-import { channelOf, sendVerificationCodeFor } from "../methods/code/send-code.ts";
-import { codeRequesterOf } from "../rate-limit/code-requester.ts";
-import { CodeNotFoundError, useOneTimeCode } from "../methods/code/use-code.ts";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { ServerContext } from "../../context.ts";
+import { isBrowserRequest, isJsonRequest } from "../../http/content-negotiation.ts";
+import { csrfTokenFor, regenerateCsrfSecret } from "../../http/csrf.ts";
+import { gone, HerodotError } from "../../http/errors.ts";
+import { decodeFlowBody } from "../../http/flow-body.ts";
+import { channelOf, sendVerificationCodeFor } from "../../methods/code/send-code.ts";
+import { codeRequesterOf } from "../../rate-limit/code-requester.ts";
+import { CodeNotFoundError, useOneTimeCode } from "../../methods/code/use-code.ts";
 import {
   restoreVerificationAddressInput,
   showVerificationCodeForm,
   showVerificationDone,
-} from "../methods/code/verification-nodes.ts";
-import { deleteCodesOfFlow } from "../store/codes.ts";
-import { findFlow, insertFlow, updateFlow } from "../store/flows.ts";
-import { findIdentity, updateVerifiableAddress } from "../store/identities.ts";
-import { uiText, type UiText } from "../text/messages.ts";
-import { csrfNode, findInput, setNodeValue, upsertNode } from "../ui/nodes.ts";
-import { ValidationError } from "../ui/validation-error.ts";
-import { ensureCsrf } from "../selfservice/csrf-check.ts";
-import { sendError } from "../http/send-error.ts";
-import { ensureFlowValid, uiUrl, writeFlowError, type FlowErrorPolicy } from "./flow-errors.ts";
-import { flowIdFromQuery } from "../selfservice/flow-id.ts";
-import { flowJson, type Flow, type FlowType } from "../selfservice/flow.ts";
-import { sendRedirectOrJson } from "./flow-responses.ts";
-import { sendStoredFlow } from "./get-flow.ts";
-import { continueToOAuth2 } from "./verification-oauth2.ts";
-import {
-  buildVerificationFlow,
-  verificationContinueUrl,
-  verificationCsrfToken,
-} from "./verification-flow.ts";
+} from "../../methods/code/verification-nodes.ts";
+import { deleteCodesOfFlow } from "../../store/codes.ts";
+import { findFlow, insertFlow, updateFlow } from "../../store/flows.ts";
+import { findIdentity, updateVerifiableAddress } from "../../store/identities.ts";
+import { uiText, type UiText } from "../../text/messages.ts";
+import { csrfNode, findInput, setNodeValue, upsertNode } from "../../ui/nodes.ts";
+import { ValidationError } from "../../ui/validation-error.ts";
+import { ensureCsrf } from "../../selfservice/csrf-check.ts";
+import { sendError } from "../../http/send-error.ts";
+import { ensureFlowValid, uiUrl, writeFlowError, type FlowErrorPolicy } from "../flow-errors.ts";
+import { flowIdFromQuery } from "../../selfservice/flow-id.ts";
+import { flowJson, type Flow, type FlowType } from "../../selfservice/flow.ts";
+import { continueToOAuth2 } from "./oauth2.ts";
+import { buildVerificationFlow, verificationContinueUrl, verificationCsrfToken } from "./flow.ts";
 
 const verificationFields = [
   { name: "method", type: "string" },
@@ -241,7 +235,7 @@ async function sendCode(
   return answerStep(ctx, request, reply, flow);
 }
 
-async function submitVerification(
+export async function submitVerification(
   ctx: ServerContext,
   request: FastifyRequest,
   reply: FastifyReply,
@@ -294,36 +288,4 @@ async function submitVerification(
   } catch (error) {
     return writeFlowError(ctx, request, reply, flow, error, policy);
   }
-}
-
-export function registerVerificationRoutes(app: FastifyInstance, ctx: ServerContext): void {
-  app.get("/self-service/verification/browser", async (request, reply) => {
-    try {
-      const flow = buildVerificationFlow(ctx, request, reply, "browser");
-      await insertFlow(ctx.db, flow);
-      return sendRedirectOrJson(request, reply, flow, uiUrl(ctx, "/verification", flow.id));
-    } catch (error) {
-      return sendError(reply, error);
-    }
-  });
-
-  app.get("/self-service/verification/api", async (request, reply) => {
-    try {
-      const flow = buildVerificationFlow(ctx, request, reply, "api");
-      await insertFlow(ctx.db, flow);
-      return reply.send(flowJson(flow));
-    } catch (error) {
-      return sendError(reply, error);
-    }
-  });
-
-  app.get("/self-service/verification/flows", (request, reply) =>
-    sendStoredFlow(ctx, request, reply, "verification"),
-  );
-  app.post("/self-service/verification", (request, reply) =>
-    submitVerification(ctx, request, reply),
-  );
-  app.get("/self-service/verification", (request, reply) =>
-    submitVerification(ctx, request, reply),
-  );
 }

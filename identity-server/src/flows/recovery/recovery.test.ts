@@ -3,7 +3,7 @@ import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import type { FrontendApi, RecoveryFlow, SettingsFlow } from "@ory/client-fetch";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, CookieJar } from "../test-support/http-client.ts";
+import { call, CookieJar } from "../../test-support/http-client.ts";
 import {
   csrfTokenOf,
   failureOf,
@@ -11,13 +11,13 @@ import {
   messageIds,
   nodeShape,
   registerNative,
-} from "../test-support/flow-helpers.ts";
-import { startTestServer, type TestServer } from "../test-support/test-server.ts";
-import { databaseFileName } from "../store/database.ts";
+} from "../../test-support/flow-helpers.ts";
+import { startTestServer, type TestServer } from "../../test-support/test-server.ts";
+import { databaseFileName } from "../../store/database.ts";
 
 const vendored = (name: string): RecoveryFlow =>
   JSON.parse(
-    readFileSync(new URL(`../../../vendor/ory/flows/${name}`, import.meta.url), "utf8"),
+    readFileSync(new URL(`../../../../vendor/ory/flows/${name}`, import.meta.url), "utf8"),
   ) as RecoveryFlow;
 
 let ts: TestServer;

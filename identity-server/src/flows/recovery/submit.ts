@@ -1,42 +1,38 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import type { ServerContext } from "../context.ts";
-import { isJsonRequest } from "../http/content-negotiation.ts";
-import { csrfTokenForFlowType, regenerateCsrfSecret } from "../http/csrf.ts";
-import { HerodotError } from "../http/errors.ts";
-import { decodeFlowBody } from "../http/flow-body.ts";
-import { secureRedirectTo } from "../http/return-to.ts";
-import type { Identity, VerifiableAddress } from "../identity/identity.ts";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { ServerContext } from "../../context.ts";
+import { isJsonRequest } from "../../http/content-negotiation.ts";
+import { csrfTokenForFlowType, regenerateCsrfSecret } from "../../http/csrf.ts";
+import { HerodotError } from "../../http/errors.ts";
+import { decodeFlowBody } from "../../http/flow-body.ts";
+import type { Identity, VerifiableAddress } from "../../identity/identity.ts";
 import {
   restoreRecoveryAddressInput,
   showRecoveryCodeForm,
-} from "../methods/code/recovery-nodes.ts";
-import { sendRecoveryCode } from "../methods/code/send-code.ts";
-import { codeRequesterOf } from "../rate-limit/code-requester.ts";
-import { CodeNotFoundError, useOneTimeCode } from "../methods/code/use-code.ts";
-import { fetchSession } from "../session/session-manager.ts";
-import { deleteCodesOfFlow, type StoredCode } from "../store/codes.ts";
-import { findFlow, insertFlow, updateFlow } from "../store/flows.ts";
-import { findIdentity } from "../store/identities.ts";
-import { uiText, type UiText } from "../text/messages.ts";
-import { addMessage } from "../ui/nodes.ts";
-import { ValidationError } from "../ui/validation-error.ts";
-import { alreadyLoggedInForRecovery } from "./already-logged-in.ts";
-import { ensureCsrf } from "../selfservice/csrf-check.ts";
-import { forwardError } from "../selfservice/errors.ts";
-import { sendError } from "../http/send-error.ts";
+} from "../../methods/code/recovery-nodes.ts";
+import { sendRecoveryCode } from "../../methods/code/send-code.ts";
+import { codeRequesterOf } from "../../rate-limit/code-requester.ts";
+import { CodeNotFoundError, useOneTimeCode } from "../../methods/code/use-code.ts";
+import { fetchSession } from "../../session/session-manager.ts";
+import { deleteCodesOfFlow, type StoredCode } from "../../store/codes.ts";
+import { findFlow, insertFlow, updateFlow } from "../../store/flows.ts";
+import { findIdentity } from "../../store/identities.ts";
+import { uiText, type UiText } from "../../text/messages.ts";
+import { addMessage } from "../../ui/nodes.ts";
+import { ValidationError } from "../../ui/validation-error.ts";
+import { alreadyLoggedInForRecovery } from "../already-logged-in.ts";
+import { ensureCsrf } from "../../selfservice/csrf-check.ts";
+import { sendError } from "../../http/send-error.ts";
 import {
   ensureFlowValid,
   flowFetchUrl,
   uiUrl,
   writeFlowError,
   type FlowErrorPolicy,
-} from "./flow-errors.ts";
-import { flowIdFromQuery } from "../selfservice/flow-id.ts";
-import { flowJson, type Flow, type FlowType } from "../selfservice/flow.ts";
-import { sendRedirectOrJson } from "./flow-responses.ts";
-import { sendStoredFlow } from "./get-flow.ts";
-import { buildRecoveryFlow, skipsCsrf } from "./recovery-flow.ts";
-import { completeRecovery } from "./recovery-success.ts";
+} from "../flow-errors.ts";
+import { flowIdFromQuery } from "../../selfservice/flow-id.ts";
+import { flowJson, type Flow, type FlowType } from "../../selfservice/flow.ts";
+import { buildRecoveryFlow, skipsCsrf } from "./flow.ts";
+import { completeRecovery } from "./success.ts";
 
 const recoveryFields = [
   { name: "method", type: "string" },
@@ -222,7 +218,7 @@ async function sendCode(
   return answerStep(ctx, request, reply, flow);
 }
 
-async function submitRecovery(
+export async function submitRecovery(
   ctx: ServerContext,
   request: FastifyRequest,
   reply: FastifyReply,
@@ -283,61 +279,4 @@ async function submitRecovery(
   } catch (error) {
     return writeFlowError(ctx, request, reply, flow, error, policy);
   }
-}
-
-/**
- * Recovery is for people who cannot sign in: with a session, browsers go on, others get 400.
- * True when that answer was sent (a boolean: a Fastify reply is thenable, awaiting it yields
- * undefined).
- */
-async function refuseSignedIn(
-  ctx: ServerContext,
-  request: FastifyRequest,
-  reply: FastifyReply,
-): Promise<boolean> {
-  if (!(await fetchSession(ctx, request))) return false;
-  if (isJsonRequest(request)) {
-    void sendError(reply, alreadyLoggedInForRecovery());
-    return true;
-  }
-  let target = ctx.config.defaultReturnUrl;
-  try {
-    target = secureRedirectTo(ctx.returnToPolicy, {
-      sourceUrl: `${ctx.config.publicBaseUrl}${request.url}`,
-    });
-  } catch {
-    // An unacceptable return_to falls back to the default, as Kratos' RedirectOnAuthenticated does.
-  }
-  void reply.redirect(target, 302);
-  return true;
-}
-
-export function registerRecoveryRoutes(app: FastifyInstance, ctx: ServerContext): void {
-  app.get("/self-service/recovery/browser", async (request, reply) => {
-    try {
-      if (await refuseSignedIn(ctx, request, reply)) return reply;
-      const flow = buildRecoveryFlow(ctx, request, reply, "browser");
-      await insertFlow(ctx.db, flow);
-      return sendRedirectOrJson(request, reply, flow, uiUrl(ctx, "/recovery", flow.id));
-    } catch (error) {
-      return forwardError(ctx, request, reply, error);
-    }
-  });
-
-  app.get("/self-service/recovery/api", async (request, reply) => {
-    try {
-      if (await fetchSession(ctx, request)) return sendError(reply, alreadyLoggedInForRecovery());
-      const flow = buildRecoveryFlow(ctx, request, reply, "api");
-      await insertFlow(ctx.db, flow);
-      return reply.send(flowJson(flow));
-    } catch (error) {
-      return sendError(reply, error);
-    }
-  });
-
-  app.get("/self-service/recovery/flows", (request, reply) =>
-    sendStoredFlow(ctx, request, reply, "recovery"),
-  );
-  app.post("/self-service/recovery", (request, reply) => submitRecovery(ctx, request, reply));
-  app.get("/self-service/recovery", (request, reply) => submitRecovery(ctx, request, reply));
 }

@@ -1,24 +1,24 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { ServerContext } from "../context.ts";
-import { csrfTokenFor } from "../http/csrf.ts";
-import { secureRedirectTo } from "../http/return-to.ts";
-import type { Identity, VerifiableAddress } from "../identity/identity.ts";
-import { sendVerificationCodeTo } from "../methods/code/send-code.ts";
-import { codeRequesterOf } from "../rate-limit/code-requester.ts";
+import type { ServerContext } from "../../context.ts";
+import { csrfTokenFor } from "../../http/csrf.ts";
+import { secureRedirectTo } from "../../http/return-to.ts";
+import type { Identity, VerifiableAddress } from "../../identity/identity.ts";
+import { sendVerificationCodeTo } from "../../methods/code/send-code.ts";
+import { codeRequesterOf } from "../../rate-limit/code-requester.ts";
 import {
   showVerificationAddressForm,
   showVerificationCodeForm,
-} from "../methods/code/verification-nodes.ts";
-import { insertFlow } from "../store/flows.ts";
-import type { Executor } from "../store/schema.ts";
-import type { Session } from "../session/session.ts";
+} from "../../methods/code/verification-nodes.ts";
+import { insertFlow } from "../../store/flows.ts";
+import type { Executor } from "../../store/schema.ts";
+import type { Session } from "../../session/session.ts";
 import {
   showVerificationUi,
   type ContinueWithVerificationUi,
-} from "../selfservice/continue-with.ts";
-import { uiUrl } from "./flow-errors.ts";
-import type { Flow, FlowType } from "../selfservice/flow.ts";
-import { newFlow } from "../selfservice/new-flow.ts";
+} from "../../selfservice/continue-with.ts";
+import { uiUrl } from "../flow-errors.ts";
+import type { Flow, FlowType } from "../../selfservice/flow.ts";
+import { newFlow } from "../../selfservice/new-flow.ts";
 
 /** A browser flow's anti-CSRF token; verification flows of native apps carry none. */
 export function verificationCsrfToken(

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { FrontendApi, VerificationFlow } from "@ory/client-fetch";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, CookieJar } from "../test-support/http-client.ts";
+import { call, CookieJar } from "../../test-support/http-client.ts";
 import {
   csrfTokenOf,
   failureOf,
@@ -9,12 +9,12 @@ import {
   messageIds,
   nodeShape,
   strongPassword,
-} from "../test-support/flow-helpers.ts";
-import { startTestServer, type TestServer } from "../test-support/test-server.ts";
+} from "../../test-support/flow-helpers.ts";
+import { startTestServer, type TestServer } from "../../test-support/test-server.ts";
 
 const vendored = (name: string): VerificationFlow =>
   JSON.parse(
-    readFileSync(new URL(`../../../vendor/ory/flows/${name}`, import.meta.url), "utf8"),
+    readFileSync(new URL(`../../../../vendor/ory/flows/${name}`, import.meta.url), "utf8"),
   ) as VerificationFlow;
 
 let ts: TestServer;

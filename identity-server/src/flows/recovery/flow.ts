@@ -1,9 +1,9 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { ServerContext } from "../context.ts";
-import { csrfTokenForFlowType } from "../http/csrf.ts";
-import { showRecoveryAddressForm } from "../methods/code/recovery-nodes.ts";
-import type { Flow, FlowType } from "../selfservice/flow.ts";
-import { newFlow } from "../selfservice/new-flow.ts";
+import type { ServerContext } from "../../context.ts";
+import { csrfTokenForFlowType } from "../../http/csrf.ts";
+import { showRecoveryAddressForm } from "../../methods/code/recovery-nodes.ts";
+import type { Flow, FlowType } from "../../selfservice/flow.ts";
+import { newFlow } from "../../selfservice/new-flow.ts";
 
 /** A new recovery flow asking for the e-mail address (Kratos' recovery.NewFlow); not yet stored. */
 export function buildRecoveryFlow(

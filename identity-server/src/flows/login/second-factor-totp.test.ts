@@ -1,6 +1,6 @@
 import type { LoginFlow, Session, SettingsFlow, UiNode } from "@ory/client-fetch";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call } from "../test-support/http-client.ts";
+import { call } from "../../test-support/http-client.ts";
 import {
   csrfTokenOf,
   failureOf,
@@ -9,7 +9,7 @@ import {
   nodeShape,
   registerNative,
   strongPassword,
-} from "../test-support/flow-helpers.ts";
+} from "../../test-support/flow-helpers.ts";
 import {
   completeTotp,
   linkTotp,
@@ -22,8 +22,8 @@ import {
   vendoredFlowFile,
   whoami,
   type Browser,
-} from "../test-support/second-factor-helpers.ts";
-import { startTestServer, type TestServer } from "../test-support/test-server.ts";
+} from "../../test-support/second-factor-helpers.ts";
+import { startTestServer, type TestServer } from "../../test-support/test-server.ts";
 
 const pub = "http://localhost:3000/api/kratos";
 

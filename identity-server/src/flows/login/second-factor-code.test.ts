@@ -1,6 +1,6 @@
 import type { LoginFlow, Session, SettingsFlow, UiNode } from "@ory/client-fetch";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call } from "../test-support/http-client.ts";
+import { call } from "../../test-support/http-client.ts";
 import {
   csrfTokenOf,
   failureOf,
@@ -8,7 +8,7 @@ import {
   messageIds,
   nodeShape,
   registerNative,
-} from "../test-support/flow-helpers.ts";
+} from "../../test-support/flow-helpers.ts";
 import {
   nodesOfGroups,
   passwordSignIn,
@@ -18,8 +18,8 @@ import {
   verifyEmail,
   whoami,
   type Browser,
-} from "../test-support/second-factor-helpers.ts";
-import { startTestServer, type TestServer } from "../test-support/test-server.ts";
+} from "../../test-support/second-factor-helpers.ts";
+import { startTestServer, type TestServer } from "../../test-support/test-server.ts";
 
 let ts: TestServer;
 beforeAll(async () => {

@@ -1,13 +1,13 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { ServerContext } from "../context.ts";
-import { csrfTokenForFlowType } from "../http/csrf.ts";
-import { identityJson, type Identity } from "../identity/identity.ts";
-import { settingsStrategies } from "../methods/settings-strategies.ts";
-import { findIdentity } from "../store/identities.ts";
-import type { Executor } from "../store/schema.ts";
-import { sortNodes, type SortOptions } from "../ui/nodes.ts";
-import { flowJson, type Flow, type FlowType } from "../selfservice/flow.ts";
-import { newFlow } from "../selfservice/new-flow.ts";
+import type { ServerContext } from "../../context.ts";
+import { csrfTokenForFlowType } from "../../http/csrf.ts";
+import { identityJson, type Identity } from "../../identity/identity.ts";
+import { settingsStrategies } from "../../methods/settings-strategies.ts";
+import { findIdentity } from "../../store/identities.ts";
+import type { Executor } from "../../store/schema.ts";
+import { sortNodes, type SortOptions } from "../../ui/nodes.ts";
+import { flowJson, type Flow, type FlowType } from "../../selfservice/flow.ts";
+import { newFlow } from "../../selfservice/new-flow.ts";
 
 /**
  * Kratos' settings order: default, profile, password, then the second-factor groups; our `code`

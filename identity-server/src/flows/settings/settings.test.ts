@@ -1,6 +1,6 @@
 import type { FrontendApi, SettingsFlow } from "@ory/client-fetch";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, CookieJar } from "../test-support/http-client.ts";
+import { call, CookieJar } from "../../test-support/http-client.ts";
 import {
   csrfTokenOf,
   failureOf,
@@ -9,8 +9,8 @@ import {
   nodeShape,
   registerNative,
   strongPassword,
-} from "../test-support/flow-helpers.ts";
-import { startTestServer, type TestServer } from "../test-support/test-server.ts";
+} from "../../test-support/flow-helpers.ts";
+import { startTestServer, type TestServer } from "../../test-support/test-server.ts";
 
 const newPassword = "another-Strong-passphrase-9";
 

@@ -1,10 +1,10 @@
-import type { ServerContext } from "../context.ts";
-import type { Identity } from "../identity/identity.ts";
-import { hasSecondFactor } from "../identity/second-factors.ts";
-import { loginStrategiesFor } from "../methods/login-strategies.ts";
-import { trustDeviceNode } from "../trusted-devices/trust-device-node.ts";
-import { upsertNode } from "../ui/nodes.ts";
-import type { Flow } from "../selfservice/flow.ts";
+import type { ServerContext } from "../../context.ts";
+import type { Identity } from "../../identity/identity.ts";
+import { hasSecondFactor } from "../../identity/second-factors.ts";
+import { loginStrategiesFor } from "../../methods/login-strategies.ts";
+import { trustDeviceNode } from "../../trusted-devices/trust-device-node.ts";
+import { upsertNode } from "../../ui/nodes.ts";
+import type { Flow } from "../../selfservice/flow.ts";
 
 /**
  * The first-factor form of a login flow: every first factor's form, for the session's identity

@@ -1,12 +1,12 @@
 import type { FastifyReply } from "fastify";
-import { secureRedirectTo } from "../http/return-to.ts";
-import { requireActiveIdentity } from "./post-login/active-identity.ts";
-import { answerLogin } from "./post-login/answer-login.ts";
-import { applyDeviceTrust } from "./post-login/device-trust.ts";
-import type { LoginCompletion } from "./post-login/login-completion.ts";
-import { startLoginSession } from "./post-login/login-session.ts";
-import { persistLogin } from "./post-login/persist-login.ts";
-import { refuseUnverifiedLogin } from "./require-verified-address.ts";
+import { secureRedirectTo } from "../../http/return-to.ts";
+import { requireActiveIdentity } from "../post-login/active-identity.ts";
+import { answerLogin } from "../post-login/answer-login.ts";
+import { applyDeviceTrust } from "../post-login/device-trust.ts";
+import type { LoginCompletion } from "../post-login/login-completion.ts";
+import { startLoginSession } from "../post-login/login-session.ts";
+import { persistLogin } from "../post-login/persist-login.ts";
+import { refuseUnverifiedLogin } from "../require-verified-address.ts";
 
 /**
  * Kratos' PostLoginHook after any factor, as a sequence of hooks (flows/post-login/): the identity

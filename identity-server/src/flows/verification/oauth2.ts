@@ -1,11 +1,11 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { ServerContext } from "../context.ts";
-import { isBrowserRequest, isJsonRequest } from "../http/content-negotiation.ts";
-import { badRequest } from "../http/errors.ts";
-import { findSessionById } from "../store/sessions.ts";
-import { flowJson, type Flow } from "../selfservice/flow.ts";
-import { acceptLoginChallenge } from "./oauth2-login-challenge.ts";
-import { oauth2SessionKey } from "./verification-flow.ts";
+import type { ServerContext } from "../../context.ts";
+import { isBrowserRequest, isJsonRequest } from "../../http/content-negotiation.ts";
+import { badRequest } from "../../http/errors.ts";
+import { findSessionById } from "../../store/sessions.ts";
+import { flowJson, type Flow } from "../../selfservice/flow.ts";
+import { acceptLoginChallenge } from "../oauth2-login-challenge.ts";
+import { oauth2SessionKey } from "./flow.ts";
 
 /**
  * Kratos' verification handler after `passed_challenge`, for a flow a registration started while

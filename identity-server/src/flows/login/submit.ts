@@ -1,0 +1,110 @@
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { ServerContext } from "../../context.ts";
+import { isJsonRequest } from "../../http/content-negotiation.ts";
+import { notFoundRow } from "../../http/errors.ts";
+import { FlowBody } from "../../http/flow-body.ts";
+import { loginStrategiesFor } from "../../methods/login-strategies.ts";
+import { fetchSession } from "../../session/session-manager.ts";
+import { findFlow } from "../../store/flows.ts";
+import { uiText } from "../../text/messages.ts";
+import { ValidationError } from "../../ui/validation-error.ts";
+import { alreadyLoggedInForLogin, sessionRequiredForHigherAal } from "../already-logged-in.ts";
+import { ensureFlowValid, uiUrl, writeFlowError, type FlowErrorPolicy } from "../flow-errors.ts";
+import { flowIdFromQuery } from "../../selfservice/flow-id.ts";
+import { flowJson, type Flow } from "../../selfservice/flow.ts";
+import { completeLogin } from "./complete.ts";
+import { addTrustDeviceOption } from "./second-factor.ts";
+import { renderWithLoginRequest, withLoginRequest } from "../oauth2-login-challenge.ts";
+import { loginSort, createLoginFlow } from "./create.ts";
+
+function errorPolicy(
+  ctx: ServerContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): FlowErrorPolicy {
+  return {
+    kind: "login",
+    uiPath: "/login",
+    redirectStatus: 303,
+    expiredMessageId: 4010001,
+    expiredAnswer: "gone",
+    sortOptions: loginSort,
+    async replace(old) {
+      const replacement = await createLoginFlow(ctx, request, reply, old.type);
+      replacement.requestUrl = old.requestUrl;
+      replacement.returnTo = old.returnTo;
+      replacement.oauth2LoginChallenge = old.oauth2LoginChallenge;
+      return replacement;
+    },
+    render: (flow) => renderWithLoginRequest(ctx, flow),
+  };
+}
+
+/**
+ * A step that is not the end of the login (a code was sent): Kratos answers JSON and API clients
+ * 400 with the flow (kratos-behaviour §0-2), browsers 303 to the login UI.
+ */
+async function answerLoginStep(
+  ctx: ServerContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  flow: Flow,
+): Promise<FastifyReply> {
+  if (flow.type === "browser" && !isJsonRequest(request)) {
+    return reply.redirect(uiUrl(ctx, "/login", flow.id), 303);
+  }
+  return reply.code(400).send(flowJson(await withLoginRequest(ctx, flow)));
+}
+
+export async function submitLogin(
+  ctx: ServerContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
+  const policy = errorPolicy(ctx, request, reply);
+  let flow: Flow | undefined;
+  try {
+    const id = flowIdFromQuery(request.query);
+    flow = await findFlow(ctx.db, "login", id);
+    if (!flow) throw notFoundRow();
+  } catch (error) {
+    return writeFlowError(ctx, request, reply, undefined, error, policy);
+  }
+  try {
+    const existing = await fetchSession(ctx, request);
+    if (
+      existing &&
+      !flow.refresh &&
+      !(flow.requestedAal === "aal2" && existing.session.aal !== "aal2")
+    ) {
+      if (isJsonRequest(request) || flow.type === "api") throw alreadyLoggedInForLogin();
+      return reply.redirect(ctx.config.defaultReturnUrl, 303);
+    }
+    if (!existing && flow.requestedAal === "aal2") throw sessionRequiredForHigherAal();
+    ensureFlowValid(flow, ctx.now());
+    // The one read of the submission: every strategy decodes its fields from it.
+    const body = await FlowBody.read(request);
+    const identity = existing?.identity;
+    const aal = flow.requestedAal === "aal2" && identity ? "aal2" : "aal1";
+    const strategy = loginStrategiesFor(aal).find((s) => s.responsible(body));
+    if (!strategy) throw ValidationError.of("", uiText(4010002));
+    const outcome = await strategy.submit({ ctx, request, reply, flow, body, identity });
+    if (outcome.kind === "continue") {
+      if (identity) addTrustDeviceOption(ctx, flow, identity);
+      return await answerLoginStep(ctx, request, reply, flow);
+    }
+    return await completeLogin({
+      ctx,
+      request,
+      reply,
+      flow,
+      body,
+      identity: outcome.identity,
+      existing,
+      factor: { method: strategy.id, aal: strategy.aal },
+      now: ctx.now(),
+    });
+  } catch (error) {
+    return writeFlowError(ctx, request, reply, flow, error, policy);
+  }
+}
