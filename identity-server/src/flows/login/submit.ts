@@ -1,16 +1,15 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { ServerContext } from "../../context.ts";
+import { withSubmittedFlow } from "../submitted-flow.ts";
 import { isJsonRequest } from "../../http/content-negotiation.ts";
 import { notFoundRow } from "../../http/errors.ts";
 import { FlowBody } from "../../http/flow-body.ts";
 import { loginStrategiesFor } from "../../methods/login-strategies.ts";
 import { fetchSession } from "../../session/session-manager.ts";
-import { findFlow } from "../../store/flows.ts";
 import { uiText } from "../../text/messages.ts";
 import { ValidationError } from "../../ui/validation-error.ts";
 import { alreadyLoggedInForLogin, sessionRequiredForHigherAal } from "../already-logged-in.ts";
-import { ensureFlowValid, uiUrl, writeFlowError, type FlowErrorPolicy } from "../flow-errors.ts";
-import { flowIdFromQuery } from "../../selfservice/flow-id.ts";
+import { ensureFlowValid, uiUrl, type FlowErrorPolicy } from "../flow-errors.ts";
 import { flowJson, type Flow } from "../../selfservice/flow.ts";
 import { completeLogin } from "./complete.ts";
 import { addTrustDeviceOption } from "./second-factor.ts";
@@ -62,15 +61,7 @@ export async function submitLogin(
   reply: FastifyReply,
 ): Promise<FastifyReply> {
   const policy = errorPolicy(ctx, request, reply);
-  let flow: Flow | undefined;
-  try {
-    const id = flowIdFromQuery(request.query);
-    flow = await findFlow(ctx.db, "login", id);
-    if (!flow) throw notFoundRow();
-  } catch (error) {
-    return writeFlowError(ctx, request, reply, undefined, error, policy);
-  }
-  try {
+  return withSubmittedFlow(ctx, request, reply, policy, notFoundRow, async (flow) => {
     const existing = await fetchSession(ctx, request);
     if (
       existing &&
@@ -104,7 +95,5 @@ export async function submitLogin(
       factor: { method: strategy.id, aal: strategy.aal },
       now: ctx.now(),
     });
-  } catch (error) {
-    return writeFlowError(ctx, request, reply, flow, error, policy);
-  }
+  });
 }

@@ -4,6 +4,7 @@ import { csrfTokenForFlowType } from "../../http/csrf.ts";
 import { showRecoveryAddressForm } from "../../methods/code/recovery-nodes.ts";
 import type { Flow, FlowType } from "../../selfservice/flow.ts";
 import { newFlow } from "../../selfservice/new-flow.ts";
+import type { CodeFlowKind } from "../code-flow.ts";
 
 /** A new recovery flow asking for the e-mail address (Kratos' recovery.NewFlow); not yet stored. */
 export function buildRecoveryFlow(
@@ -22,3 +23,10 @@ export function buildRecoveryFlow(
 export function skipsCsrf(flow: Flow): boolean {
   return flow.internalContext.skip_csrf === true;
 }
+
+export const recoveryFlows: CodeFlowKind = {
+  kind: "recovery",
+  uiPath: "/recovery",
+  expiredMessageId: 4060005,
+  build: buildRecoveryFlow,
+};

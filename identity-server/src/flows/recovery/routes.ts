@@ -4,14 +4,14 @@ import type { ServerContext } from "../../context.ts";
 import { isJsonRequest } from "../../http/content-negotiation.ts";
 import { secureRedirectTo } from "../../http/return-to.ts";
 import { fetchSession } from "../../session/session-manager.ts";
-import { insertFlow } from "../../store/flows.ts";
 import { alreadyLoggedInForRecovery } from "../already-logged-in.ts";
 import { forwardError } from "../../selfservice/errors.ts";
 import { sendError } from "../../http/send-error.ts";
 import { uiUrl } from "../flow-errors.ts";
 import { flowJson } from "../../selfservice/flow.ts";
 import { sendRedirectOrJson } from "../flow-responses.ts";
-import { buildRecoveryFlow } from "./flow.ts";
+import { recoveryFlows } from "./flow.ts";
+import { startCodeFlow } from "../code-flow.ts";
 import { submitRecovery } from "./submit.ts";
 
 /**
@@ -46,8 +46,7 @@ export function registerRecoveryRoutes(app: FastifyInstance, ctx: ServerContext)
     async browser(request, reply) {
       try {
         if (await refuseSignedIn(ctx, request, reply)) return reply;
-        const flow = buildRecoveryFlow(ctx, request, reply, "browser");
-        await insertFlow(ctx.db, flow);
+        const flow = await startCodeFlow(ctx, request, reply, recoveryFlows, "browser");
         return sendRedirectOrJson(request, reply, flow, uiUrl(ctx, "/recovery", flow.id));
       } catch (error) {
         return forwardError(ctx, request, reply, error);
@@ -56,8 +55,7 @@ export function registerRecoveryRoutes(app: FastifyInstance, ctx: ServerContext)
     async api(request, reply) {
       try {
         if (await fetchSession(ctx, request)) return sendError(reply, alreadyLoggedInForRecovery());
-        const flow = buildRecoveryFlow(ctx, request, reply, "api");
-        await insertFlow(ctx.db, flow);
+        const flow = await startCodeFlow(ctx, request, reply, recoveryFlows, "api");
         return reply.send(flowJson(flow));
       } catch (error) {
         return sendError(reply, error);

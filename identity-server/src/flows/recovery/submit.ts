@@ -1,7 +1,9 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { ServerContext } from "../../context.ts";
+import { markVerified } from "../../identity/verified-address.ts";
+import { replacementCodeFlow, sendFlowCode, submitCodeFlow } from "../code-flow.ts";
 import { isJsonRequest } from "../../http/content-negotiation.ts";
-import { csrfTokenForFlowType, regenerateCsrfSecret } from "../../http/csrf.ts";
+import { csrfTokenForFlowType } from "../../http/csrf.ts";
 import { HerodotError } from "../../http/errors.ts";
 import { decodeFlowBody } from "../../http/flow-body.ts";
 import type { Identity, VerifiableAddress } from "../../identity/identity.ts";
@@ -10,28 +12,20 @@ import {
   showRecoveryCodeForm,
 } from "../../methods/code/recovery-nodes.ts";
 import { sendRecoveryCode } from "../../methods/code/send-code.ts";
-import { codeRequesterOf } from "../../rate-limit/code-requester.ts";
 import { CodeNotFoundError, useOneTimeCode } from "../../methods/code/use-code.ts";
 import { fetchSession } from "../../session/session-manager.ts";
-import { deleteCodesOfFlow, type StoredCode } from "../../store/codes.ts";
-import { findFlow, insertFlow, updateFlow } from "../../store/flows.ts";
+import { type StoredCode } from "../../store/codes.ts";
+import { updateFlow } from "../../store/flows.ts";
 import { findIdentity } from "../../store/identities.ts";
 import { uiText, type UiText } from "../../text/messages.ts";
-import { addMessage } from "../../ui/nodes.ts";
 import { ValidationError } from "../../ui/validation-error.ts";
 import { alreadyLoggedInForRecovery } from "../already-logged-in.ts";
 import { ensureCsrf } from "../../selfservice/csrf-check.ts";
 import { sendError } from "../../http/send-error.ts";
-import {
-  ensureFlowValid,
-  flowFetchUrl,
-  uiUrl,
-  writeFlowError,
-  type FlowErrorPolicy,
-} from "../flow-errors.ts";
-import { flowIdFromQuery } from "../../selfservice/flow-id.ts";
+import { flowFetchUrl, uiUrl } from "../flow-errors.ts";
 import { flowJson, type Flow, type FlowType } from "../../selfservice/flow.ts";
-import { buildRecoveryFlow, skipsCsrf } from "./flow.ts";
+import { skipsCsrf } from "./flow.ts";
+import { recoveryFlows } from "./flow.ts";
 import { completeRecovery } from "./success.ts";
 
 const recoveryFields = [
@@ -62,29 +56,6 @@ async function decodeRecoveryBody(request: FastifyRequest): Promise<RecoveryBody
     token: text("token"),
     csrfToken: text("csrf_token") || undefined,
     transientPayload: (body.transient_payload ?? {}) as Record<string, unknown>,
-  };
-}
-
-function errorPolicy(
-  ctx: ServerContext,
-  request: FastifyRequest,
-  reply: FastifyReply,
-): FlowErrorPolicy {
-  return {
-    kind: "recovery",
-    uiPath: "/recovery",
-    redirectStatus: 303,
-    expiredMessageId: 4060005,
-    expiredAnswer: "redirect-to-flow",
-    sortOptions: undefined,
-    async replace(old) {
-      const replacement = buildRecoveryFlow(ctx, request, reply, old.type);
-      replacement.requestUrl = old.requestUrl;
-      replacement.returnTo = old.returnTo;
-      replacement.locale = old.locale;
-      await insertFlow(ctx.db, replacement);
-      return replacement;
-    },
   };
 }
 
@@ -124,10 +95,7 @@ async function retryRecovery(
   } else {
     throw reason.error;
   }
-  regenerateCsrfSecret(request, reply, ctx.cookies);
-  const flow = buildRecoveryFlow(ctx, request, reply, type);
-  addMessage(flow.ui, { field: "", message });
-  await insertFlow(ctx.db, flow);
+  const flow = await replacementCodeFlow(ctx, request, reply, recoveryFlows, type, message);
   if (isJsonRequest(request)) return reply.redirect(flowFetchUrl(ctx, "recovery", flow.id), 303);
   return reply.redirect(uiUrl(ctx, "/recovery", flow.id), 303);
 }
@@ -141,10 +109,7 @@ function addressProvenBy(
   if (code.type !== "self_service") return undefined;
   const address = identity.verifiableAddresses.find((a) => a.value === code.addressValue);
   if (!address) return undefined;
-  address.verified = true;
-  address.verifiedAt = now;
-  address.status = "completed";
-  address.updatedAt = now;
+  markVerified(address, now);
   return address;
 }
 
@@ -208,35 +173,19 @@ async function sendCode(
   showRecoveryCodeForm(flow, csrfToken(), body.email);
   // The same statements run for known and unknown addresses except the code and message inserts,
   // so neither the answer nor its timing tells whether the address has an account.
-  const requester = await codeRequesterOf(ctx, request, flow);
-  await ctx.db.transaction().execute(async (trx) => {
-    await deleteCodesOfFlow(trx, flow.id);
-    await sendRecoveryCode(trx, ctx, requester, flow, body.email);
-    await updateFlow(trx, flow, ctx.now());
-  });
+  await sendFlowCode(ctx, request, flow, (trx, requester) =>
+    sendRecoveryCode(trx, ctx, requester, flow, body.email),
+  );
   flow.transientPayload = body.transientPayload;
   return answerStep(ctx, request, reply, flow);
 }
 
-export async function submitRecovery(
+export function submitRecovery(
   ctx: ServerContext,
   request: FastifyRequest,
   reply: FastifyReply,
 ): Promise<FastifyReply> {
-  const policy = errorPolicy(ctx, request, reply);
-  let flow: Flow | undefined;
-  try {
-    flow = await findFlow(ctx.db, "recovery", flowIdFromQuery(request.query));
-    if (!flow) {
-      throw new HerodotError(404, {
-        reason: "The recovery request could not be found. Please restart the flow.",
-      });
-    }
-  } catch (error) {
-    return writeFlowError(ctx, request, reply, undefined, error, policy);
-  }
-  try {
-    ensureFlowValid(flow, ctx.now());
+  return submitCodeFlow(ctx, request, reply, recoveryFlows, async (flow) => {
     if (flow.active !== "code") throw ValidationError.of("", uiText(4010005));
     const body = await decodeRecoveryBody(request);
 
@@ -276,7 +225,5 @@ export async function submitRecovery(
       default:
         return await retryRecovery(ctx, request, reply, flow.type, { message: uiText(4060002) });
     }
-  } catch (error) {
-    return writeFlowError(ctx, request, reply, flow, error, policy);
-  }
+  });
 }

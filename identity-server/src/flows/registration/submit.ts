@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { ServerContext } from "../../context.ts";
+import { withSubmittedFlow } from "../submitted-flow.ts";
 import { isBrowserRequest, isJsonRequest } from "../../http/content-negotiation.ts";
 import { csrfTokenFor, regenerateCsrfSecret } from "../../http/csrf.ts";
 import { notFoundRow } from "../../http/errors.ts";
@@ -14,7 +15,7 @@ import {
   persistSession,
 } from "../../session/session-manager.ts";
 import { sessionJson } from "../../session/session.ts";
-import { findFlow, updateFlow } from "../../store/flows.ts";
+import { updateFlow } from "../../store/flows.ts";
 import { DuplicateIdentityError, insertIdentity } from "../../store/identities.ts";
 import { identityJson } from "../../identity/identity.ts";
 import { uiText } from "../../text/messages.ts";
@@ -23,9 +24,7 @@ import { ValidationError } from "../../ui/validation-error.ts";
 import { alreadyLoggedInForRegistration } from "../already-logged-in.ts";
 import { redirectBrowserTo, setOrySessionToken } from "../../selfservice/continue-with.ts";
 import { sendError } from "../../http/send-error.ts";
-import { ensureFlowValid, writeFlowError, type FlowErrorPolicy } from "../flow-errors.ts";
-import { flowIdFromQuery } from "../../selfservice/flow-id.ts";
-import { type Flow } from "../../selfservice/flow.ts";
+import { ensureFlowValid, type FlowErrorPolicy } from "../flow-errors.ts";
 import { acceptLoginChallenge, renderWithLoginRequest } from "../oauth2-login-challenge.ts";
 import { startVerification, type StartedVerification } from "../verification/flow.ts";
 import { registrationSort, createRegistrationFlow } from "./create.ts";
@@ -64,15 +63,7 @@ export async function submitRegistration(
     if (isJsonRequest(request)) return sendError(reply, alreadyLoggedInForRegistration());
     return reply.redirect(secureRedirectTo(ctx.returnToPolicy, { sourceUrl: undefined }), 302);
   }
-  let flow: Flow | undefined;
-  try {
-    const id = flowIdFromQuery(request.query);
-    flow = await findFlow(ctx.db, "registration", id);
-    if (!flow) throw notFoundRow();
-  } catch (error) {
-    return writeFlowError(ctx, request, reply, undefined, error, policy);
-  }
-  try {
+  return withSubmittedFlow(ctx, request, reply, policy, notFoundRow, async (flow) => {
     ensureFlowValid(flow, ctx.now());
     const method = await submittedMethod(request);
     if (method !== "password") throw ValidationError.of("", uiText(4010003));
@@ -150,7 +141,5 @@ export async function submitRegistration(
     const verificationUrl = verification?.continueWith.flow.url;
     if (verificationUrl && isBrowserRequest(request)) return reply.redirect(verificationUrl, 303);
     return reply.redirect(oauth2RedirectTo ?? returnTo, 303);
-  } catch (error) {
-    return writeFlowError(ctx, request, reply, flow, error, policy);
-  }
+  });
 }

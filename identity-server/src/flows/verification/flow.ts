@@ -19,6 +19,7 @@ import {
 import { uiUrl } from "../flow-errors.ts";
 import type { Flow, FlowType } from "../../selfservice/flow.ts";
 import { newFlow } from "../../selfservice/new-flow.ts";
+import type { CodeFlowKind } from "../code-flow.ts";
 
 /** A browser flow's anti-CSRF token; verification flows of native apps carry none. */
 export function verificationCsrfToken(
@@ -42,6 +43,13 @@ export function buildVerificationFlow(
   showVerificationAddressForm(flow, verificationCsrfToken(ctx, request, reply, flow));
   return flow;
 }
+
+export const verificationFlows: CodeFlowKind = {
+  kind: "verification",
+  uiPath: "/verification",
+  expiredMessageId: 4070005,
+  build: buildVerificationFlow,
+};
 
 /** Where the "continue" link of a finished verification points: its return_to, else the default. */
 export function verificationContinueUrl(ctx: ServerContext, flow: Flow): string {

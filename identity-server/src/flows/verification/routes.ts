@@ -1,20 +1,19 @@
 import type { FastifyInstance } from "fastify";
 import { registerFlowRoutes } from "../register-flow-routes.ts";
 import type { ServerContext } from "../../context.ts";
-import { insertFlow } from "../../store/flows.ts";
 import { sendError } from "../../http/send-error.ts";
 import { uiUrl } from "../flow-errors.ts";
 import { flowJson } from "../../selfservice/flow.ts";
 import { sendRedirectOrJson } from "../flow-responses.ts";
-import { buildVerificationFlow } from "./flow.ts";
+import { verificationFlows } from "./flow.ts";
+import { startCodeFlow } from "../code-flow.ts";
 import { submitVerification } from "./submit.ts";
 
 export function registerVerificationRoutes(app: FastifyInstance, ctx: ServerContext): void {
   registerFlowRoutes(app, ctx, "verification", {
     async browser(request, reply) {
       try {
-        const flow = buildVerificationFlow(ctx, request, reply, "browser");
-        await insertFlow(ctx.db, flow);
+        const flow = await startCodeFlow(ctx, request, reply, verificationFlows, "browser");
         return sendRedirectOrJson(request, reply, flow, uiUrl(ctx, "/verification", flow.id));
       } catch (error) {
         return sendError(reply, error);
@@ -22,8 +21,7 @@ export function registerVerificationRoutes(app: FastifyInstance, ctx: ServerCont
     },
     async api(request, reply) {
       try {
-        const flow = buildVerificationFlow(ctx, request, reply, "api");
-        await insertFlow(ctx.db, flow);
+        const flow = await startCodeFlow(ctx, request, reply, verificationFlows, "api");
         return reply.send(flowJson(flow));
       } catch (error) {
         return sendError(reply, error);

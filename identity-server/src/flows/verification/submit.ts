@@ -1,30 +1,30 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { ServerContext } from "../../context.ts";
+import { markVerified } from "../../identity/verified-address.ts";
+import { replacementCodeFlow, sendFlowCode, submitCodeFlow } from "../code-flow.ts";
 import { isBrowserRequest, isJsonRequest } from "../../http/content-negotiation.ts";
 import { csrfTokenFor, regenerateCsrfSecret } from "../../http/csrf.ts";
 import { gone, HerodotError } from "../../http/errors.ts";
 import { decodeFlowBody } from "../../http/flow-body.ts";
 import { channelOf, sendVerificationCodeFor } from "../../methods/code/send-code.ts";
-import { codeRequesterOf } from "../../rate-limit/code-requester.ts";
 import { CodeNotFoundError, useOneTimeCode } from "../../methods/code/use-code.ts";
 import {
   restoreVerificationAddressInput,
   showVerificationCodeForm,
   showVerificationDone,
 } from "../../methods/code/verification-nodes.ts";
-import { deleteCodesOfFlow } from "../../store/codes.ts";
-import { findFlow, insertFlow, updateFlow } from "../../store/flows.ts";
+import { updateFlow } from "../../store/flows.ts";
 import { findIdentity, updateVerifiableAddress } from "../../store/identities.ts";
 import { uiText, type UiText } from "../../text/messages.ts";
 import { csrfNode, findInput, setNodeValue, upsertNode } from "../../ui/nodes.ts";
 import { ValidationError } from "../../ui/validation-error.ts";
 import { ensureCsrf } from "../../selfservice/csrf-check.ts";
 import { sendError } from "../../http/send-error.ts";
-import { ensureFlowValid, uiUrl, writeFlowError, type FlowErrorPolicy } from "../flow-errors.ts";
-import { flowIdFromQuery } from "../../selfservice/flow-id.ts";
+import { uiUrl } from "../flow-errors.ts";
 import { flowJson, type Flow, type FlowType } from "../../selfservice/flow.ts";
 import { continueToOAuth2 } from "./oauth2.ts";
-import { buildVerificationFlow, verificationContinueUrl, verificationCsrfToken } from "./flow.ts";
+import { verificationContinueUrl, verificationCsrfToken } from "./flow.ts";
+import { verificationFlows } from "./flow.ts";
 
 const verificationFields = [
   { name: "method", type: "string" },
@@ -56,29 +56,6 @@ async function decodeVerificationBody(request: FastifyRequest): Promise<Verifica
   };
 }
 
-function errorPolicy(
-  ctx: ServerContext,
-  request: FastifyRequest,
-  reply: FastifyReply,
-): FlowErrorPolicy {
-  return {
-    kind: "verification",
-    uiPath: "/verification",
-    redirectStatus: 303,
-    expiredMessageId: 4070005,
-    expiredAnswer: "redirect-to-flow",
-    sortOptions: undefined,
-    async replace(old) {
-      const replacement = buildVerificationFlow(ctx, request, reply, old.type);
-      replacement.requestUrl = old.requestUrl;
-      replacement.returnTo = old.returnTo;
-      replacement.locale = old.locale;
-      await insertFlow(ctx.db, replacement);
-      return replacement;
-    },
-  };
-}
-
 /** After a successful step: HTML clients go to the verification UI, everyone else gets the flow. */
 function answerStep(
   ctx: ServerContext,
@@ -103,10 +80,7 @@ async function replaceFlow(
   message: UiText,
   reason: string,
 ): Promise<FastifyReply> {
-  regenerateCsrfSecret(request, reply, ctx.cookies);
-  const flow = buildVerificationFlow(ctx, request, reply, type);
-  flow.ui.messages = [message];
-  await insertFlow(ctx.db, flow);
+  const flow = await replacementCodeFlow(ctx, request, reply, verificationFlows, type, message);
   if (isJsonRequest(request)) {
     return sendError(
       reply,
@@ -179,10 +153,7 @@ async function useCode(
   if (!address) return wrongCode();
 
   const now = ctx.now();
-  address.verified = true;
-  address.verifiedAt = now;
-  address.status = "completed";
-  address.updatedAt = now;
+  markVerified(address, now);
   flow.state = "passed_challenge";
   showVerificationDone(flow, verificationContinueUrl(ctx, flow), address.via);
   if (flow.type === "browser") flow.csrfToken = csrfTokenFor(request, reply, ctx.cookies);
@@ -226,34 +197,18 @@ async function sendCode(
     { name: "email", address: body.address },
     channel,
   );
-  const requester = await codeRequesterOf(ctx, request, flow);
-  await ctx.db.transaction().execute(async (trx) => {
-    await deleteCodesOfFlow(trx, flow.id);
-    await sendVerificationCodeFor(trx, ctx, requester, flow, body.address);
-    await updateFlow(trx, flow, ctx.now());
-  });
+  await sendFlowCode(ctx, request, flow, (trx, requester) =>
+    sendVerificationCodeFor(trx, ctx, requester, flow, body.address),
+  );
   return answerStep(ctx, request, reply, flow);
 }
 
-export async function submitVerification(
+export function submitVerification(
   ctx: ServerContext,
   request: FastifyRequest,
   reply: FastifyReply,
 ): Promise<FastifyReply> {
-  const policy = errorPolicy(ctx, request, reply);
-  let flow: Flow | undefined;
-  try {
-    flow = await findFlow(ctx.db, "verification", flowIdFromQuery(request.query));
-    if (!flow) {
-      throw new HerodotError(404, {
-        reason: "The verification request could not be found. Please restart the flow.",
-      });
-    }
-  } catch (error) {
-    return writeFlowError(ctx, request, reply, undefined, error, policy);
-  }
-  try {
-    ensureFlowValid(flow, ctx.now());
+  return submitCodeFlow(ctx, request, reply, verificationFlows, async (flow) => {
     const body = await decodeVerificationBody(request);
     if (body.method !== "code") throw ValidationError.of("", uiText(4010006));
     flow.ui.messages = undefined;
@@ -285,7 +240,5 @@ export async function submitVerification(
           "An error occured, please use the new flow.",
         );
     }
-  } catch (error) {
-    return writeFlowError(ctx, request, reply, flow, error, policy);
-  }
+  });
 }
