@@ -94,6 +94,30 @@ test("remember me pre-fills the e-mail on the next visit", async ({ page }) => {
   await expect(page.getByLabel("Remember me")).toBeChecked();
 });
 
+test("the create-account question opened by the server stays open once scripts run", async ({
+  page,
+}) => {
+  // As after a click before the page's scripts ran, or a shared link: the server renders the
+  // question open, and the scripts make it a modal. They used to close it first, and that close
+  // navigated the question away (fresh-clone run 12).
+  await page.goto("/en/login");
+  await expect(page).toHaveURL(/[?&]flow=/);
+  const closingNavigations: string[] = [];
+  page.on("request", (request) => {
+    const url = new URL(request.url());
+    if (url.pathname === "/en/login.data" && !url.searchParams.has("confirm")) {
+      closingNavigations.push(url.search);
+    }
+  });
+  await page.goto(`${page.url()}&confirm=create-account`);
+  const dialog = page.getByRole("dialog", { name: "Create a new account?" });
+  // Modal once the scripts have upgraded it.
+  await expect(page.locator("dialog:modal")).toHaveCount(1);
+  await dialog.getByRole("link", { name: "Yes, I have no account" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Create your account" })).toBeVisible();
+  expect(closingNavigations).toEqual([]);
+});
+
 test("'create account' asks first; No warns about an existing account", async ({ page }) => {
   await page.goto("/en/login");
   await page

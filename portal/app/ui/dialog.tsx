@@ -22,7 +22,9 @@ export function Dialog(props: {
     const dialog = dialogRef.current;
     if (!dialog || !openOnLoad || !supportsModal(dialog)) return;
     // Server-rendered `open` is non-modal; reopen it as a modal to trap focus and dim the page.
-    dialog.close();
+    // Not by close(): that queues a "close" event, which the handler below would take for the
+    // person closing it (the page then navigated the question away as soon as scripts ran).
+    dialog.removeAttribute("open");
     dialog.showModal();
   }, [dialogRef, openOnLoad]);
 
