@@ -210,7 +210,7 @@ export const identityErrors = {
       },
     },
   },
-  /** A first factor done, the second still missing (login-complete.ts). */
+  /** A first factor done, the second still missing (identity-server flows/login/complete.ts). */
   locationChange: (url: string): RecordedAnswer => ({
     status: 422,
     body: {
