@@ -1,71 +1,32 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
 import { expect } from "vitest";
 import { databaseFileName } from "../store/database.ts";
+import {
+  killChildServers,
+  startChildServer,
+  type ChildServer,
+} from "../test-support/child-server.ts";
 
 // One crash round for crash-safety.test.ts and its soak variant: kill -9 in the middle of
 // concurrent registrations and logins, then a restart on the same data dir, and the checks that
 // everything the server acknowledged is there and usable, nothing is half-written, and the SQLite
 // file is intact.
 
-const mainScript = fileURLToPath(new URL("../main.ts", import.meta.url));
 const password = "crash-Safety-battery-7-staple";
 
-interface Running {
-  child: ChildProcess;
-  publicUrl: string;
-  adminUrl: string;
-  exited: Promise<void>;
-}
-
-/** Every child started, so a failed test can still kill them (`killChildren`). */
-const children: ChildProcess[] = [];
-
+/** Kills every child still running (an afterAll safety net for a failed round). */
 export function killChildren(): void {
-  for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");
+  killChildServers();
 }
 
-/** Starts `node src/main.ts` on free ports and waits for its "started" log line. */
-async function startChild(dataDir: string): Promise<Running> {
-  const child = spawn(process.execPath, [mainScript], {
-    env: {
-      PATH: process.env.PATH,
-      IDENTITY_DATA_DIR: dataDir,
-      IDENTITY_PUBLIC_PORT: "0",
-      IDENTITY_ADMIN_PORT: "0",
-      IDENTITY_MAILBOX_ENABLED: "false",
-      IDENTITY_OAUTH2_ENABLED: "false",
-      IDENTITY_LOG_LEVEL: "info",
-      // The storm comes from one address; this test is about durability, not throttling.
-      IDENTITY_RATE_LIMIT_PASSWORD_PER_IP: "100000",
-      IDENTITY_RATE_LIMIT_PASSWORD_PER_IDENTIFIER: "100000",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
+/** The server in its own process, to be killed mid-write. */
+function startChild(dataDir: string): Promise<ChildServer> {
+  return startChildServer(dataDir, {
+    // The storm comes from one address; this test is about durability, not throttling.
+    IDENTITY_RATE_LIMIT_PASSWORD_PER_IP: "100000",
+    IDENTITY_RATE_LIMIT_PASSWORD_PER_IDENTIFIER: "100000",
   });
-  children.push(child);
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  let stderr = "";
-  child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
-  const started = await new Promise<{ publicUrl: string; adminUrl: string }>((resolve, reject) => {
-    lines.on("line", (line) => {
-      try {
-        const entry = JSON.parse(line) as { msg?: string; publicUrl?: string; adminUrl?: string };
-        if (entry.msg === "identity server started" && entry.publicUrl && entry.adminUrl) {
-          resolve({ publicUrl: entry.publicUrl, adminUrl: entry.adminUrl });
-        }
-      } catch {
-        // Not a log line.
-      }
-    });
-    void exited.then(() => reject(new Error(`the server exited before starting: ${stderr}`)));
-  });
-  // Keep draining its output so the child never blocks on a full pipe.
-  child.stdout?.resume();
-  return { child, ...started, exited };
 }
 
 async function post(url: string, body: unknown, headers: Record<string, string> = {}) {

@@ -10,6 +10,10 @@ const mainScript = fileURLToPath(new URL("../main.ts", import.meta.url));
 export interface ChildServer {
   publicUrl: string;
   adminUrl: string;
+  /** The process itself, e.g. to kill it without warning. */
+  child: ChildProcess;
+  /** Settles when the process has exited, however it ended. */
+  exited: Promise<void>;
   /** SIGTERM, then waits for the exit (SIGKILL if it has not left after `graceMs`). */
   stop(graceMs?: number): Promise<void>;
 }
@@ -60,6 +64,8 @@ export async function startChildServer(
   child.stdout?.resume();
   return {
     ...urls,
+    child,
+    exited,
     async stop(graceMs = 30_000) {
       if (child.exitCode !== null) return;
       child.kill("SIGTERM");
