@@ -8,6 +8,7 @@ import {
   acceptLoginRequest,
   getLoginRequest,
   rejectLoginRequest,
+  type RedirectTo,
 } from "../challenges/login-requests.ts";
 import {
   acceptLogoutRequest,
@@ -19,39 +20,35 @@ import { challengeFrom, decodeBodyError, jsonBody } from "./request-input.ts";
 
 const base = "/admin/oauth2/auth/requests";
 
+/** Hydra's three endpoints for a login or consent challenge: read it, accept it, reject it. */
+interface ChallengeEndpoints {
+  get(deps: AdminDeps, challenge: string): Promise<unknown>;
+  accept(deps: AdminDeps, challenge: string, body: unknown): Promise<RedirectTo>;
+  reject(deps: AdminDeps, challenge: string, body: unknown): Promise<RedirectTo>;
+}
+
+const challengeEndpoints: Record<"login" | "consent", ChallengeEndpoints> = {
+  login: { get: getLoginRequest, accept: acceptLoginRequest, reject: rejectLoginRequest },
+  consent: { get: getConsentRequest, accept: acceptConsentRequest, reject: rejectConsentRequest },
+};
+
 /** Hydra's login, consent and logout requests (consent/handler.go). */
 export function registerRequestRoutes(app: FastifyInstance, deps: AdminDeps): void {
-  app.get(`${base}/login`, async (request, reply) =>
-    reply.send(await getLoginRequest(deps, challengeFrom(request, "login"))),
-  );
-  app.put(`${base}/login/accept`, async (request, reply) => {
-    const challenge = challengeFrom(request, "login");
-    return reply.send(
-      await acceptLoginRequest(deps, challenge, jsonBody(request, decodeBodyError)),
+  for (const kind of ["login", "consent"] as const) {
+    const endpoints = challengeEndpoints[kind];
+    app.get(`${base}/${kind}`, async (request, reply) =>
+      reply.send(await endpoints.get(deps, challengeFrom(request, kind))),
     );
-  });
-  app.put(`${base}/login/reject`, async (request, reply) => {
-    const challenge = challengeFrom(request, "login");
-    return reply.send(
-      await rejectLoginRequest(deps, challenge, jsonBody(request, decodeBodyError)),
-    );
-  });
-
-  app.get(`${base}/consent`, async (request, reply) =>
-    reply.send(await getConsentRequest(deps, challengeFrom(request, "consent"))),
-  );
-  app.put(`${base}/consent/accept`, async (request, reply) => {
-    const challenge = challengeFrom(request, "consent");
-    return reply.send(
-      await acceptConsentRequest(deps, challenge, jsonBody(request, decodeBodyError)),
-    );
-  });
-  app.put(`${base}/consent/reject`, async (request, reply) => {
-    const challenge = challengeFrom(request, "consent");
-    return reply.send(
-      await rejectConsentRequest(deps, challenge, jsonBody(request, decodeBodyError)),
-    );
-  });
+    for (const answer of ["accept", "reject"] as const) {
+      app.put(`${base}/${kind}/${answer}`, async (request, reply) => {
+        // A missing challenge is reported before a malformed body.
+        const challenge = challengeFrom(request, kind);
+        return reply.send(
+          await endpoints[answer](deps, challenge, jsonBody(request, decodeBodyError)),
+        );
+      });
+    }
+  }
 
   app.get(`${base}/logout`, async (request, reply) =>
     reply.send(await getLogoutRequest(deps, challengeFrom(request, "logout"))),

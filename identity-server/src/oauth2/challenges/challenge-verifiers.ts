@@ -68,14 +68,18 @@ export async function issueVerifier(db: OAuth2Db, challenge: string): Promise<st
 }
 
 /**
- * Hydra's redirect_to for an answered (accepted or rejected) challenge: the original
- * authorization URL plus `login_verifier` or `consent_verifier`.
+ * Answers a challenge (accepted or rejected): the interaction keeps `result` for the browser's
+ * return, and Hydra's redirect_to is the original authorization URL plus `login_verifier` or
+ * `consent_verifier`.
  */
-export async function verifierRedirect(
+export async function answerChallenge(
   deps: ChallengeDeps,
   interaction: Interaction,
   kind: ChallengeKind,
+  result: Interaction["result"],
 ): Promise<{ redirect_to: string }> {
+  interaction.result = result;
+  await interaction.persist();
   const verifier = await issueVerifier(deps.db, interaction.uid);
   const url = new URL(requestUrlOf(deps, interaction));
   url.searchParams.set(`${kind}_verifier`, verifier);

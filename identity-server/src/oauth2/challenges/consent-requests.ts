@@ -6,9 +6,8 @@ import { requestedPrompts } from "../provider/offline-access-prompt.ts";
 import { addMs } from "../time.ts";
 import { revokeGrants } from "../tokens/token-rows.ts";
 import type { ChallengeDeps } from "./challenge-deps.ts";
-import { verifierRedirect } from "./challenge-verifiers.ts";
+import { answerChallenge } from "./challenge-verifiers.ts";
 import { rejectRequest } from "./reject-request.ts";
-import { clientView } from "./client-view.ts";
 import {
   findConsentSession,
   findRememberedConsent,
@@ -23,20 +22,15 @@ import {
   requestedScopeOf,
 } from "./interactions.ts";
 import type { LoginResult, RedirectTo } from "./login-requests.ts";
-import { oidcContextFrom, type OidcContext } from "./oidc-context.ts";
+import { oidcContextFrom } from "./oidc-context.ts";
+import { requestViewOf, type RequestView } from "./request-view.ts";
 import { readAcceptConsentBody } from "./request-bodies.ts";
 
 /** Hydra's oAuth2ConsentRequest. */
-export interface OAuth2ConsentRequest {
-  challenge: string;
+export interface OAuth2ConsentRequest extends RequestView {
   consent_request_id: string;
-  requested_scope: string[];
-  requested_access_token_audience: string[];
   skip: boolean;
   subject: string;
-  oidc_context: OidcContext;
-  client: Record<string, unknown>;
-  request_url: string;
   login_challenge: string;
   login_session_id: string;
   acr: string;
@@ -83,15 +77,10 @@ export async function getConsentRequest(
   const interaction = await loadInteraction(deps, challenge, "consent");
   const login = loginResultOf(interaction);
   return {
-    challenge,
+    ...(await requestViewOf(deps, interaction, challenge)),
     consent_request_id: interaction.cid,
-    requested_scope: requestedScopeOf(interaction),
-    requested_access_token_audience: requestedAudienceOf(interaction),
     skip: await consentSkip(deps, interaction),
     subject: subjectOf(interaction),
-    oidc_context: oidcContextFrom(paramsOf(interaction)),
-    client: await clientView(deps.db, clientIdOf(interaction)),
-    request_url: requestUrlOf(deps, interaction),
     login_challenge: login.login_challenge ?? "",
     login_session_id: interaction.session?.uid ?? "",
     acr: login.acr ?? "",
@@ -156,9 +145,10 @@ export async function acceptConsentRequest(
     rememberUntil: remember && rememberFor > 0 ? addMs(now, rememberFor * 1000) : undefined,
   });
 
-  interaction.result = { ...interaction.lastSubmission, consent: { grantId } };
-  await interaction.persist();
-  return verifierRedirect(deps, interaction, "consent");
+  return answerChallenge(deps, interaction, "consent", {
+    ...interaction.lastSubmission,
+    consent: { grantId },
+  });
 }
 
 export function rejectConsentRequest(

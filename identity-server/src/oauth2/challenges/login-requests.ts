@@ -4,35 +4,21 @@ import { visitLoginUi } from "../provider/interaction-policy.ts";
 import { epochSeconds } from "../time.ts";
 import { deleteProviderSessions } from "../tokens/token-rows.ts";
 import type { ChallengeDeps } from "./challenge-deps.ts";
-import { verifierRedirect } from "./challenge-verifiers.ts";
+import { answerChallenge } from "./challenge-verifiers.ts";
 import { rejectRequest } from "./reject-request.ts";
-import { clientView } from "./client-view.ts";
-import {
-  clientIdOf,
-  loadInteraction,
-  paramsOf,
-  requestUrlOf,
-  requestedAudienceOf,
-  requestedScopeOf,
-} from "./interactions.ts";
+import { loadInteraction, requestUrlOf } from "./interactions.ts";
 import {
   deleteLoginSessions,
   findRememberedLoginSession,
   type LoginSession,
 } from "./login-sessions.ts";
-import { oidcContextFrom, type OidcContext } from "./oidc-context.ts";
+import { requestViewOf, type RequestView } from "./request-view.ts";
 import { readAcceptLoginBody } from "./request-bodies.ts";
 
 /** Hydra's oAuth2LoginRequest. */
-export interface OAuth2LoginRequest {
-  challenge: string;
-  requested_scope: string[];
-  requested_access_token_audience: string[];
+export interface OAuth2LoginRequest extends RequestView {
   skip: boolean;
   subject: string;
-  oidc_context: OidcContext;
-  client: Record<string, unknown>;
-  request_url: string;
   session_id: string;
 }
 
@@ -86,14 +72,9 @@ export async function getLoginRequest(
   const interaction = await loadInteraction(deps, challenge, "login");
   const remembered = await rememberedLogin(deps, interaction);
   return {
-    challenge,
-    requested_scope: requestedScopeOf(interaction),
-    requested_access_token_audience: requestedAudienceOf(interaction),
+    ...(await requestViewOf(deps, interaction, challenge)),
     skip: remembered !== undefined,
     subject: remembered?.subject ?? "",
-    oidc_context: oidcContextFrom(paramsOf(interaction)),
-    client: await clientView(deps.db, clientIdOf(interaction)),
-    request_url: requestUrlOf(deps, interaction),
     session_id: sessionIdOf(interaction, challenge),
   };
 }
@@ -134,9 +115,7 @@ export async function acceptLoginRequest(
     login_challenge: challenge,
     skip: remembered !== undefined,
   };
-  interaction.result = { login: result };
-  await interaction.persist();
-  return verifierRedirect(deps, interaction, "login");
+  return answerChallenge(deps, interaction, "login", { login: result });
 }
 
 export function rejectLoginRequest(

@@ -1,5 +1,5 @@
 import type { ChallengeDeps } from "./challenge-deps.ts";
-import { verifierRedirect } from "./challenge-verifiers.ts";
+import { answerChallenge } from "./challenge-verifiers.ts";
 import { loadInteraction, type ChallengeKind } from "./interactions.ts";
 import { readRejectBody, rejectionResult } from "./request-bodies.ts";
 
@@ -16,7 +16,10 @@ export async function rejectRequest(
 ): Promise<{ redirect_to: string }> {
   const reject = readRejectBody(body);
   const interaction = await loadInteraction(deps, challenge, kind);
-  interaction.result = rejectionResult(reject, `${kind} request denied`);
-  await interaction.persist();
-  return verifierRedirect(deps, interaction, kind);
+  return answerChallenge(
+    deps,
+    interaction,
+    kind,
+    rejectionResult(reject, `${kind} request denied`),
+  );
 }
