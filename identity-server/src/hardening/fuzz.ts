@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { bodyLimitBytes } from "../http/fastify-setup.ts";
+import { bodyLimitBytes } from "../http/api-listener-options.ts";
 import type { FuzzTarget, Listener, Route } from "./fuzz-targets.ts";
 import { rawRequest, type RawRequest, type RawResponse } from "./raw-http.ts";
 

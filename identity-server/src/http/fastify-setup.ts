@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import cookie from "@fastify/cookie";
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from "fastify";
 import {
@@ -8,15 +7,12 @@ import {
   refuseConnect,
 } from "./client-errors.ts";
 import { HerodotError } from "./errors.ts";
-import { fastifyListenerOptions, type ListenerLimits } from "./listener-limits.ts";
-import { redactingLogger } from "./log-redaction.ts";
+import { apiListenerOptions, bodyLimitBytes } from "./api-listener-options.ts";
+import type { ListenerLimits } from "./listener-limits.ts";
 import { parseQueryString } from "./query-string.ts";
-import { originForm } from "./request-target.ts";
 import { recordRoutes } from "./route-registry.ts";
 import { baseSecurityHeaders } from "./security-headers.ts";
 import { sendError } from "./send-error.ts";
-
-export const bodyLimitBytes = 64 * 1024;
 
 // The portal proxies browser traffic from the same machine; only then is X-Forwarded-For believed.
 const trustedProxies = ["127.0.0.1", "::1", "::ffff:127.0.0.1"];
@@ -38,14 +34,9 @@ export async function createFastify(
   limits: ListenerLimits,
 ): Promise<FastifyInstance> {
   const app = Fastify({
-    loggerInstance: redactingLogger(logger),
-    bodyLimit: bodyLimitBytes,
-    ...fastifyListenerOptions(limits),
+    ...apiListenerOptions(logger, limits),
     trustProxy: trustedProxies,
-    requestIdHeader: "x-correlation-id",
-    genReqId: () => randomUUID(),
     routerOptions: { querystringParser: parseQueryString },
-    rewriteUrl: (request) => originForm(request.url ?? "/"),
     // Requests the HTTP parser refuses, in Kratos' error shape (not Fastify's or an empty 400).
     clientErrorHandler: (error, socket) => {
       const status = clientErrorStatus(error);

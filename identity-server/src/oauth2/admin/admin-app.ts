@@ -1,4 +1,4 @@
-import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
+import { createHash, timingSafeEqual } from "node:crypto";
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyError,
@@ -11,15 +11,12 @@ import {
   clientErrorStatus,
   refuseConnect,
 } from "../../http/client-errors.ts";
-import { redactingLogger } from "../../http/log-redaction.ts";
-import { fastifyListenerOptions, type ListenerLimits } from "../../http/listener-limits.ts";
-import { originForm } from "../../http/request-target.ts";
+import { apiListenerOptions } from "../../http/api-listener-options.ts";
+import type { ListenerLimits } from "../../http/listener-limits.ts";
 import { recordRoutes } from "../../http/route-registry.ts";
 import { registerBaseSecurityHeaders } from "../../http/security-headers.ts";
 import { UsedChallengeError } from "../challenges/interactions.ts";
 import { internalError, isHydraError, unauthorized, HydraError } from "../hydra-error.ts";
-
-const bodyLimitBytes = 64 * 1024;
 
 /** Compares the presented bearer token with the configured one in constant time. */
 function bearerMatches(header: string | undefined, token: string): boolean {
@@ -42,12 +39,7 @@ export async function createAdminApp(
   limits: ListenerLimits,
 ): Promise<FastifyInstance> {
   const app = Fastify({
-    loggerInstance: redactingLogger(logger),
-    bodyLimit: bodyLimitBytes,
-    ...fastifyListenerOptions(limits),
-    requestIdHeader: "x-correlation-id",
-    genReqId: () => randomUUID(),
-    rewriteUrl: (request) => originForm(request.url ?? "/"),
+    ...apiListenerOptions(logger, limits),
     // Requests the HTTP parser refuses, in Hydra's error shape (not Fastify's or an empty 400).
     clientErrorHandler: (error, socket) =>
       answerClientError(
