@@ -1,4 +1,4 @@
-import type { Executor } from "./schema.ts";
+import type { Executor, TrustedDevicesTable } from "./schema.ts";
 
 export interface TrustedDevice {
   id: string;
@@ -11,16 +11,7 @@ export interface TrustedDevice {
   expiresAt: Date;
 }
 
-function fromRow(row: {
-  id: string;
-  identity_id: string;
-  token_hash: string;
-  user_agent: string | null;
-  ip_address: string | null;
-  fingerprint: string | null;
-  created_at: string;
-  expires_at: string;
-}): TrustedDevice {
+function fromRow(row: TrustedDevicesTable): TrustedDevice {
   return {
     id: row.id,
     identityId: row.identity_id,

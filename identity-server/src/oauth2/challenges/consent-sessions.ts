@@ -1,4 +1,5 @@
-import type { OAuth2ConsentSessionsTable, OAuth2Db } from "../store/oauth2-tables.ts";
+import type { ExpressionBuilder } from "kysely";
+import type { OAuth2ConsentSessionsTable, OAuth2Db, OAuth2Tables } from "../store/oauth2-tables.ts";
 import type { OidcContext } from "./oidc-context.ts";
 
 // Accepted consent requests (Hydra's handled consent flows). Each one owns an oidc-provider Grant;
@@ -98,28 +99,38 @@ export async function saveConsentSession(db: OAuth2Db, session: ConsentSession):
     .execute();
 }
 
-export async function findConsentSession(
+/** The consent session whose unique `column` (its request id or its grant id) is `value`. */
+async function findOneBy(
   db: OAuth2Db,
-  consentRequestId: string,
+  column: "consent_request_id" | "grant_id",
+  value: string,
 ): Promise<ConsentSession | undefined> {
   const row = await db
     .selectFrom("oauth2_consent_sessions")
     .selectAll()
-    .where("consent_request_id", "=", consentRequestId)
+    .where(column, "=", value)
     .executeTakeFirst();
   return row ? fromRow(row) : undefined;
 }
 
-export async function findConsentSessionByGrant(
+export function findConsentSession(
+  db: OAuth2Db,
+  consentRequestId: string,
+): Promise<ConsentSession | undefined> {
+  return findOneBy(db, "consent_request_id", consentRequestId);
+}
+
+export function findConsentSessionByGrant(
   db: OAuth2Db,
   grantId: string,
 ): Promise<ConsentSession | undefined> {
-  const row = await db
-    .selectFrom("oauth2_consent_sessions")
-    .selectAll()
-    .where("grant_id", "=", grantId)
-    .executeTakeFirst();
-  return row ? fromRow(row) : undefined;
+  return findOneBy(db, "grant_id", grantId);
+}
+
+/** Remembered forever, or until a time still to come. */
+function notExpired(now: Date) {
+  return (eb: ExpressionBuilder<OAuth2Tables, "oauth2_consent_sessions">) =>
+    eb.or([eb("remember_until", "is", null), eb("remember_until", ">", now.toISOString())]);
 }
 
 /** Hydra's FindGrantedAndRememberedConsentRequest: the newest remembered, unexpired consent. */
@@ -136,9 +147,7 @@ export async function findRememberedConsent(
     .where("client_id", "=", clientId)
     .where("skip", "=", 0)
     .where("remember", "=", 1)
-    .where((eb) =>
-      eb.or([eb("remember_until", "is", null), eb("remember_until", ">", now.toISOString())]),
-    )
+    .where(notExpired(now))
     .orderBy("handled_at", "desc")
     .executeTakeFirst();
   return row ? fromRow(row) : undefined;
@@ -160,12 +169,7 @@ export async function listConsentSessions(
     .selectAll()
     .where("subject", "=", options.subject)
     .where("skip", "=", 0)
-    .where((eb) =>
-      eb.or([
-        eb("remember_until", "is", null),
-        eb("remember_until", ">", options.now.toISOString()),
-      ]),
-    )
+    .where(notExpired(options.now))
     .orderBy("consent_request_id")
     .limit(options.pageSize + 1);
   if (options.loginSessionId) query = query.where("login_session_id", "=", options.loginSessionId);

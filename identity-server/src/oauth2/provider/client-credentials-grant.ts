@@ -1,24 +1,16 @@
 import { errors, type KoaContextWithOIDC } from "oidc-provider";
 import type Provider from "oidc-provider";
+import { answerAccessToken, clientMayNotRequest, scopesOf } from "./access-token-answer.ts";
 
 // oidc-provider checks requested scopes against the client's `scope` only when it knows them (its
 // configured list); at the token endpoint an unknown scope would slip into a client_credentials
 // token. Hydra refuses any scope the client is not registered with, so this grant does too.
 // (At the authorization endpoint oidc-provider drops unknown scopes instead.)
 
-function scopesOf(value: unknown): string[] {
-  return typeof value === "string" ? value.split(" ").filter((scope) => scope !== "") : [];
-}
-
 function assertClientMayRequest(clientScope: string | undefined, requested: string[]): void {
   const allowed = new Set(scopesOf(clientScope));
   for (const scope of requested) {
-    if (!allowed.has(scope)) {
-      throw new errors.InvalidScope(
-        `The OAuth 2.0 Client is not allowed to request scope '${scope}'.`,
-        scope,
-      );
-    }
+    if (!allowed.has(scope)) throw clientMayNotRequest(scope);
   }
 }
 
@@ -33,14 +25,7 @@ export function registerClientCredentialsGrant(provider: Provider): void {
       assertClientMayRequest(client.scope, requested);
       const scope = requested.join(" ");
       const token = new provider.ClientCredentials({ client, ...(scope ? { scope } : {}) });
-      ctx.oidc.entity("ClientCredentials", token);
-      const accessToken = await token.save();
-      ctx.body = {
-        access_token: accessToken,
-        expires_in: token.expiration,
-        token_type: "Bearer",
-        ...(scope ? { scope } : {}),
-      };
+      await answerAccessToken(ctx, "ClientCredentials", token, scope);
     },
     ["scope"],
   );

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { decodeJwt, decodeProtectedHeader, importJWK, jwtVerify, type JWTPayload } from "jose";
 import { errors, type KoaContextWithOIDC } from "oidc-provider";
 import type Provider from "oidc-provider";
+import { answerAccessToken, clientMayNotRequest, scopesOf } from "./access-token-answer.ts";
 import type { OAuth2Db } from "../store/oauth2-tables.ts";
 import { findTrustedKeys } from "../trust/trusted-issuers.ts";
 
@@ -106,7 +107,7 @@ export function registerJwtBearerGrant(provider: Provider, deps: JwtBearerDeps):
         throw invalidGrant("The jti was already used.");
       }
 
-      const requested = (params.scope ?? "").split(" ").filter((scope) => scope !== "");
+      const requested = scopesOf(params.scope);
       const allowedByTrust = new Set(trusted.issuer.scope);
       const allowedByClient = new Set((client.scope ?? "").split(" "));
       for (const scope of requested) {
@@ -116,32 +117,21 @@ export function registerJwtBearerGrant(provider: Provider, deps: JwtBearerDeps):
             scope,
           );
         }
-        if (!allowedByClient.has(scope)) {
-          throw new errors.InvalidScope(
-            `The OAuth 2.0 Client is not allowed to request scope '${scope}'.`,
-            scope,
-          );
-        }
+        if (!allowedByClient.has(scope)) throw clientMayNotRequest(scope);
       }
 
       const grant = new provider.Grant({ accountId: claims.sub, clientId: client.clientId });
       if (requested.length > 0) grant.addOIDCScope(requested.join(" "));
       const grantId = await grant.save();
+      const scope = requested.join(" ");
       const token = new provider.AccessToken({
         accountId: claims.sub,
         client,
         grantId,
         gty: jwtBearerGrantType,
-        ...(requested.length > 0 ? { scope: requested.join(" ") } : {}),
+        ...(scope ? { scope } : {}),
       });
-      ctx.oidc.entity("AccessToken", token);
-      const accessToken = await token.save();
-      ctx.body = {
-        access_token: accessToken,
-        expires_in: token.expiration,
-        token_type: "Bearer",
-        ...(requested.length > 0 ? { scope: requested.join(" ") } : {}),
-      };
+      await answerAccessToken(ctx, "AccessToken", token, scope);
     },
     ["assertion", "scope", "audience"],
   );
