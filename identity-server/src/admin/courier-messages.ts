@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { ServerContext } from "../context.ts";
 import { messageJson, messageStatuses, type MessageStatus } from "../courier/message.ts";
-import { sendError } from "../http/send-error.ts";
+import { answeringErrors } from "../http/send-error.ts";
 import { isUuid } from "../http/uuid-param.ts";
 import { badRequest, notFoundRow } from "../http/errors.ts";
 import {
@@ -37,8 +37,9 @@ function parseStatus(value: string | undefined): MessageStatus | undefined {
 
 /** GET /admin/courier/messages and /admin/courier/messages/{id}, shaped as Kratos' `message`. */
 export function registerCourierMessageRoutes(app: FastifyInstance, ctx: ServerContext): void {
-  app.get("/admin/courier/messages", async (request, reply) => {
-    try {
+  app.get(
+    "/admin/courier/messages",
+    answeringErrors(async (request, reply) => {
       const query = request.query as Record<string, string | undefined>;
       const pageSize = query.page_size === undefined ? defaultPageSize : Number(query.page_size);
       if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > maxPageSize) {
@@ -71,13 +72,12 @@ export function registerCourierMessageRoutes(app: FastifyInstance, ctx: ServerCo
       }
       reply.header("link", links.join(","));
       return reply.send(page.messages.map((m) => messageJson(m, dispatches.get(m.id) ?? [])));
-    } catch (error) {
-      return sendError(reply, error);
-    }
-  });
+    }),
+  );
 
-  app.get("/admin/courier/messages/:id", async (request, reply) => {
-    try {
+  app.get(
+    "/admin/courier/messages/:id",
+    answeringErrors(async (request, reply) => {
       const { id } = request.params as { id: string };
       if (!isUuid(id)) {
         throw badRequest(undefined, { message: `uuid: incorrect UUID format ${id}` });
@@ -86,8 +86,6 @@ export function registerCourierMessageRoutes(app: FastifyInstance, ctx: ServerCo
       if (!message) throw notFoundRow();
       const dispatches = await findDispatches(ctx.db, [message.id]);
       return reply.send(messageJson(message, dispatches.get(message.id) ?? []));
-    } catch (error) {
-      return sendError(reply, error);
-    }
-  });
+    }),
+  );
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ServerContext } from "../context.ts";
-import { sendError } from "../http/send-error.ts";
+import { answeringErrors } from "../http/send-error.ts";
 import { isUuid } from "../http/uuid-param.ts";
 import { badRequest, conflict, HerodotError, notFoundRow } from "../http/errors.ts";
 import { parseJsonBody } from "../http/json-body.ts";
@@ -52,16 +52,14 @@ export function registerIdentityRoutes(app: FastifyInstance, ctx: ServerContext)
       admin: { includeConfigFor: [] },
     });
 
-  app.get("/admin/identities", async (request, reply) => {
-    try {
-      return await sendIdentityList(ctx, request, reply);
-    } catch (error) {
-      return sendError(reply, error);
-    }
-  });
+  app.get(
+    "/admin/identities",
+    answeringErrors((request, reply) => sendIdentityList(ctx, request, reply)),
+  );
 
-  app.get("/admin/identities/:id", async (request, reply) => {
-    try {
+  app.get(
+    "/admin/identities/:id",
+    answeringErrors(async (request, reply) => {
       const include = includeCredentials(request);
       const identity = await identityOf(ctx, request);
       return reply.send(
@@ -70,13 +68,12 @@ export function registerIdentityRoutes(app: FastifyInstance, ctx: ServerContext)
           admin: { includeConfigFor: include },
         }),
       );
-    } catch (error) {
-      return sendError(reply, error);
-    }
-  });
+    }),
+  );
 
-  app.post("/admin/identities", async (request, reply) => {
-    try {
+  app.post(
+    "/admin/identities",
+    answeringErrors(async (request, reply) => {
       const body = parseCreateIdentityBody(parseJsonBody(request));
       const identity = await identityFromCreateBody(ctx, body, ctx.now());
       try {
@@ -92,23 +89,21 @@ export function registerIdentityRoutes(app: FastifyInstance, ctx: ServerContext)
         `http://127.0.0.1:${ctx.config.adminPort}/admin/identities/${identity.id}`,
       );
       return reply.code(201).send(adminView(identity));
-    } catch (error) {
-      return sendError(reply, error);
-    }
-  });
+    }),
+  );
 
-  app.patch("/admin/identities", async (request, reply) => {
-    try {
+  app.patch(
+    "/admin/identities",
+    answeringErrors(async (request, reply) => {
       return reply.send(await batchCreateIdentities(ctx, parseJsonBody(request)));
-    } catch (error) {
-      return sendError(reply, error);
-    }
-  });
+    }),
+  );
 
   // Kratos' update: traits and both metadata fields are replaced, state and schema change when
   // given, credentials are imported on top of the existing ones.
-  app.put("/admin/identities/:id", async (request, reply) => {
-    try {
+  app.put(
+    "/admin/identities/:id",
+    answeringErrors(async (request, reply) => {
       const body = parseUpdateIdentityBody(parseJsonBody(request));
       const original = await identityOf(ctx, request);
       const now = ctx.now();
@@ -131,13 +126,12 @@ export function registerIdentityRoutes(app: FastifyInstance, ctx: ServerContext)
       const updated = validatedIdentity(ctx, base, body.traits, now);
       await saveUpdatedIdentity(ctx, original, updated);
       return reply.send(adminView(updated));
-    } catch (error) {
-      return sendError(reply, error);
-    }
-  });
+    }),
+  );
 
-  app.patch("/admin/identities/:id", async (request, reply) => {
-    try {
+  app.patch(
+    "/admin/identities/:id",
+    answeringErrors(async (request, reply) => {
       const original = await identityOf(ctx, request);
       let patch: unknown;
       try {
@@ -152,31 +146,27 @@ export function registerIdentityRoutes(app: FastifyInstance, ctx: ServerContext)
       const updated = patchedIdentity(ctx, original, patch, ctx.now());
       await saveUpdatedIdentity(ctx, original, updated);
       return reply.send(adminView(updated));
-    } catch (error) {
-      return sendError(reply, error);
-    }
-  });
+    }),
+  );
 
-  app.delete("/admin/identities/:id", async (request, reply) => {
-    try {
+  app.delete(
+    "/admin/identities/:id",
+    answeringErrors(async (request, reply) => {
       const { id } = request.params as { id: string };
       const deleted = isUuid(id) ? await deleteIdentity(ctx.db, id.toLowerCase()) : false;
       if (!deleted) throw notFoundRow();
       return reply.code(204).send();
-    } catch (error) {
-      return sendError(reply, error);
-    }
-  });
+    }),
+  );
 
-  app.delete("/admin/identities/:id/credentials/:type", async (request, reply) => {
-    try {
+  app.delete(
+    "/admin/identities/:id/credentials/:type",
+    answeringErrors(async (request, reply) => {
       const original = await identityOf(ctx, request);
       const { type } = request.params as { type: string };
       const updated = { ...withoutCredential(original, type), updatedAt: ctx.now() };
       await saveUpdatedIdentity(ctx, original, updated);
       return reply.code(204).send();
-    } catch (error) {
-      return sendError(reply, error);
-    }
-  });
+    }),
+  );
 }

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { formatGoDuration, parseDuration } from "../config/duration.ts";
 import type { ServerContext } from "../context.ts";
-import { sendError } from "../http/send-error.ts";
+import { answeringErrors } from "../http/send-error.ts";
 import { isUuid } from "../http/uuid-param.ts";
 import type { Flow, FlowType } from "../selfservice/flow.ts";
 import { newFlow } from "../selfservice/new-flow.ts";
@@ -154,18 +154,12 @@ async function createRecoveryLink(
 
 /** POST /admin/recovery/code (Kratos' code strategy) and /admin/recovery/link (see README). */
 export function registerAdminRecoveryRoutes(app: FastifyInstance, ctx: ServerContext): void {
-  app.post("/admin/recovery/code", async (request, reply) => {
-    try {
-      return await createRecoveryCode(ctx, request, reply);
-    } catch (error) {
-      return sendError(reply, error);
-    }
-  });
-  app.post("/admin/recovery/link", async (request, reply) => {
-    try {
-      return await createRecoveryLink(ctx, request, reply);
-    } catch (error) {
-      return sendError(reply, error);
-    }
-  });
+  app.post(
+    "/admin/recovery/code",
+    answeringErrors((request, reply) => createRecoveryCode(ctx, request, reply)),
+  );
+  app.post(
+    "/admin/recovery/link",
+    answeringErrors((request, reply) => createRecoveryLink(ctx, request, reply)),
+  );
 }

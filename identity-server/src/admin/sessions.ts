@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ServerContext } from "../context.ts";
-import { sendError } from "../http/send-error.ts";
+import { answeringErrors } from "../http/send-error.ts";
 import { badRequest, notFoundRow } from "../http/errors.ts";
 import {
   decodeKeysetToken,
@@ -80,8 +80,9 @@ async function sessionOrNotFound(ctx: ServerContext, request: FastifyRequest): P
 
 /** Kratos' admin session endpoints (session/handler.go RegisterAdminRoutes). */
 export function registerAdminSessionRoutes(app: FastifyInstance, ctx: ServerContext): void {
-  app.get("/admin/sessions", async (request, reply) => {
-    try {
+  app.get(
+    "/admin/sessions",
+    answeringErrors(async (request, reply) => {
       const query = request.query as Query;
       const active = activeFilter(single(query, "active"));
       const pageSize = parseKeysetPageSize(query);
@@ -100,36 +101,33 @@ export function registerAdminSessionRoutes(app: FastifyInstance, ctx: ServerCont
       return reply.send(
         page.sessions.map((s) => adminJson(ctx, s, identities.get(s.identityId), expand.devices)),
       );
-    } catch (error) {
-      return sendError(reply, error);
-    }
-  });
+    }),
+  );
 
-  app.get("/admin/sessions/:id", async (request, reply) => {
-    try {
+  app.get(
+    "/admin/sessions/:id",
+    answeringErrors(async (request, reply) => {
       const expand = parseExpand(request.query as Query);
       const session = await sessionOrNotFound(ctx, request);
       const identity = expand.identity ? await findIdentity(ctx.db, session.identityId) : undefined;
       return reply.send(adminJson(ctx, session, identity, expand.devices));
-    } catch (error) {
-      return sendError(reply, error);
-    }
-  });
+    }),
+  );
 
-  app.delete("/admin/sessions/:id", async (request, reply) => {
-    try {
+  app.delete(
+    "/admin/sessions/:id",
+    answeringErrors(async (request, reply) => {
       const id = uuidParam((request.params as { id: string }).id);
       if (!(await revokeSessionById(ctx.db, id, ctx.now()))) throw notFoundRow();
       return reply.code(204).send();
-    } catch (error) {
-      return sendError(reply, error);
-    }
-  });
+    }),
+  );
 
   // Kratos with `faster_session_extend` off (its default): 200 with the session (identity
   // expanded). A session is only extended once it expires within `earliest_possible_extend`.
-  app.patch("/admin/sessions/:id/extend", async (request, reply) => {
-    try {
+  app.patch(
+    "/admin/sessions/:id/extend",
+    answeringErrors(async (request, reply) => {
       const session = await sessionOrNotFound(ctx, request);
       const now = ctx.now();
       const window = ctx.config.secondFactor.earliestPossibleExtendMs;
@@ -139,13 +137,12 @@ export function registerAdminSessionRoutes(app: FastifyInstance, ctx: ServerCont
       }
       const identity = await findIdentity(ctx.db, session.identityId);
       return reply.send(adminJson(ctx, session, identity, false));
-    } catch (error) {
-      return sendError(reply, error);
-    }
-  });
+    }),
+  );
 
-  app.get("/admin/identities/:id/sessions", async (request, reply) => {
-    try {
+  app.get(
+    "/admin/identities/:id/sessions",
+    answeringErrors(async (request, reply) => {
       const identityId = uuidParam((request.params as { id: string }).id);
       const query = request.query as Query;
       const active = activeFilter(single(query, "active"));
@@ -160,18 +157,15 @@ export function registerAdminSessionRoutes(app: FastifyInstance, ctx: ServerCont
       const headers = offsetPageHeaders(request.url, total, page);
       reply.header("link", headers.link).header("x-total-count", headers.totalCount);
       return reply.send(sessions.map((s) => adminJson(ctx, s, identity, true)));
-    } catch (error) {
-      return sendError(reply, error);
-    }
-  });
+    }),
+  );
 
-  app.delete("/admin/identities/:id/sessions", async (request, reply) => {
-    try {
+  app.delete(
+    "/admin/identities/:id/sessions",
+    answeringErrors(async (request, reply) => {
       const identityId = uuidParam((request.params as { id: string }).id);
       if ((await deleteSessionsOfIdentity(ctx.db, identityId)) === 0) throw notFoundRow();
       return reply.code(204).send();
-    } catch (error) {
-      return sendError(reply, error);
-    }
-  });
+    }),
+  );
 }

@@ -1,4 +1,4 @@
-import type { FastifyReply } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import { ValidationError } from "../ui/validation-error.ts";
 import { HerodotError } from "./errors.ts";
 
@@ -27,4 +27,20 @@ export function sendErrorWithStatus(
 ): FastifyReply {
   if (error.id) reply.header("ory-error-id", error.id);
   return reply.code(status).type("application/json").send(error.envelope());
+}
+
+/**
+ * A route handler whose failures are answered by `sendError` (Kratos' shape, a ValidationError as
+ * 400) rather than by the listener's error handler, which knows only HTTP errors.
+ */
+export function answeringErrors(
+  handler: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>,
+): (request: FastifyRequest, reply: FastifyReply) => Promise<unknown> {
+  return async (request, reply) => {
+    try {
+      return await handler(request, reply);
+    } catch (error) {
+      return sendError(reply, error);
+    }
+  };
 }

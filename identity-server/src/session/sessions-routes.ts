@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ServerContext } from "../context.ts";
-import { sendError } from "../http/send-error.ts";
+import { answeringErrors } from "../http/send-error.ts";
 import { badRequest, unauthorized } from "../http/errors.ts";
 import { offsetPageHeaders, parseOffsetPage } from "../http/pagination.ts";
 import { uuidParam } from "../http/uuid-param.ts";
@@ -25,8 +25,9 @@ async function requireSession(ctx: ServerContext, request: FastifyRequest): Prom
  * sign out all others, or one other.
  */
 export function registerSessionsRoutes(app: FastifyInstance, ctx: ServerContext): void {
-  app.get("/sessions", async (request, reply) => {
-    try {
+  app.get(
+    "/sessions",
+    answeringErrors(async (request, reply) => {
       const active = await requireSession(ctx, request);
       const required = ctx.config.secondFactor.whoamiRequiredAal;
       if (!satisfiesAal(ctx, active.session, active.identity, required)) {
@@ -46,13 +47,12 @@ export function registerSessionsRoutes(app: FastifyInstance, ctx: ServerContext)
       return reply.send(
         sessions.map((s) => sessionJson(s, active.identity, ctx.config.publicBaseUrl, now)),
       );
-    } catch (error) {
-      return sendError(reply, error);
-    }
-  });
+    }),
+  );
 
-  app.delete("/sessions", async (request, reply) => {
-    try {
+  app.delete(
+    "/sessions",
+    answeringErrors(async (request, reply) => {
       const active = await requireSession(ctx, request);
       const count = await revokeSessionsExcept(
         ctx.db,
@@ -61,13 +61,12 @@ export function registerSessionsRoutes(app: FastifyInstance, ctx: ServerContext)
         ctx.now(),
       );
       return reply.send({ count });
-    } catch (error) {
-      return sendError(reply, error);
-    }
-  });
+    }),
+  );
 
-  app.delete("/sessions/:id", async (request, reply) => {
-    try {
+  app.delete(
+    "/sessions/:id",
+    answeringErrors(async (request, reply) => {
       const active = await requireSession(ctx, request);
       const id = uuidParam((request.params as { id: string }).id);
       if (id === active.session.id) {
@@ -76,8 +75,6 @@ export function registerSessionsRoutes(app: FastifyInstance, ctx: ServerContext)
       }
       await revokeSessionOf(ctx.db, active.identity.id, id, ctx.now());
       return reply.code(204).send();
-    } catch (error) {
-      return sendError(reply, error);
-    }
-  });
+    }),
+  );
 }
