@@ -107,14 +107,15 @@ export async function updateVerifiableAddress(
     .execute();
 }
 
-/** The identity owning a recovery address (normalised value), if any. */
-export async function findIdentityIdByRecoveryAddress(
+/** The identity owning an address of the given kind (normalised value), if any. */
+async function findIdentityIdByAddress(
   db: Executor,
+  table: "identity_recovery_addresses" | "identity_verifiable_addresses",
   via: "email" | "sms",
   value: string,
 ): Promise<string | undefined> {
   const row = await db
-    .selectFrom("identity_recovery_addresses")
+    .selectFrom(table)
     .select("identity_id")
     .where("via", "=", via)
     .where("value", "=", value)
@@ -122,17 +123,18 @@ export async function findIdentityIdByRecoveryAddress(
   return row?.identity_id;
 }
 
-/** The identity owning a verifiable address (normalised value), if any. */
-export async function findIdentityIdByVerifiableAddress(
+export function findIdentityIdByRecoveryAddress(
   db: Executor,
   via: "email" | "sms",
   value: string,
 ): Promise<string | undefined> {
-  const row = await db
-    .selectFrom("identity_verifiable_addresses")
-    .select("identity_id")
-    .where("via", "=", via)
-    .where("value", "=", value)
-    .executeTakeFirst();
-  return row?.identity_id;
+  return findIdentityIdByAddress(db, "identity_recovery_addresses", via, value);
+}
+
+export function findIdentityIdByVerifiableAddress(
+  db: Executor,
+  via: "email" | "sms",
+  value: string,
+): Promise<string | undefined> {
+  return findIdentityIdByAddress(db, "identity_verifiable_addresses", via, value);
 }

@@ -25,6 +25,18 @@ function metadataColumn(value: unknown): string | null {
   return value === undefined || value === null ? null : JSON.stringify(value);
 }
 
+/** The columns an insert and an update both write. */
+function changeableColumns(identity: Identity) {
+  return {
+    state: identity.state,
+    state_changed_at: identity.stateChangedAt?.toISOString() ?? null,
+    traits: JSON.stringify(identity.traits),
+    metadata_public: metadataColumn(identity.metadataPublic),
+    metadata_admin: metadataColumn(identity.metadataAdmin),
+    updated_at: identity.updatedAt.toISOString(),
+  };
+}
+
 /** Inserts the identity with its credentials and addresses; run it inside a transaction. */
 export async function insertIdentity(db: Executor, identity: Identity): Promise<void> {
   try {
@@ -33,13 +45,8 @@ export async function insertIdentity(db: Executor, identity: Identity): Promise<
       .values({
         id: identity.id,
         schema_id: identity.schemaId,
-        state: identity.state,
-        state_changed_at: identity.stateChangedAt?.toISOString() ?? null,
-        traits: JSON.stringify(identity.traits),
-        metadata_public: metadataColumn(identity.metadataPublic),
-        metadata_admin: metadataColumn(identity.metadataAdmin),
         created_at: identity.createdAt.toISOString(),
-        updated_at: identity.updatedAt.toISOString(),
+        ...changeableColumns(identity),
       })
       .execute();
     for (const credential of identity.credentials) {
@@ -66,14 +73,7 @@ export async function updateIdentity(db: Executor, identity: Identity): Promise<
   try {
     await db
       .updateTable("identities")
-      .set({
-        state: identity.state,
-        state_changed_at: identity.stateChangedAt?.toISOString() ?? null,
-        traits: JSON.stringify(identity.traits),
-        metadata_public: metadataColumn(identity.metadataPublic),
-        metadata_admin: metadataColumn(identity.metadataAdmin),
-        updated_at: identity.updatedAt.toISOString(),
-      })
+      .set(changeableColumns(identity))
       .where("id", "=", identity.id)
       .execute();
 
