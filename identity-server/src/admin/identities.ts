@@ -19,6 +19,7 @@ import {
   importPassword,
   saveUpdatedIdentity,
   validatedIdentity,
+  withAdminFields,
 } from "./identity-changes.ts";
 import { identityFromCreateBody } from "./identity-create.ts";
 import { sendIdentityList } from "./identity-list.ts";
@@ -114,14 +115,11 @@ export function registerIdentityRoutes(app: FastifyInstance, ctx: ServerContext)
         }
         state = body.state;
       }
-      const base: Identity = {
-        ...original,
-        state,
-        stateChangedAt: state === original.state ? original.stateChangedAt : now,
-        metadataPublic: body.metadataPublic ?? null,
-        metadataAdmin: body.metadataAdmin ?? null,
-        credentials: [...original.credentials],
-      };
+      const base = withAdminFields(
+        original,
+        { state, metadataPublic: body.metadataPublic, metadataAdmin: body.metadataAdmin },
+        now,
+      );
       if (body.password) await importPassword(base, body.password, now);
       const updated = validatedIdentity(ctx, base, body.traits, now);
       await saveUpdatedIdentity(ctx, original, updated);

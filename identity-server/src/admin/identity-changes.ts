@@ -69,8 +69,37 @@ export async function importPassword(
   identity.credentials = [...identity.credentials.filter((c) => c.type !== "password"), credential];
 }
 
-function viaOf(address: GivenAddress): "email" | "sms" {
-  return address.via === "sms" ? "sms" : "email";
+/**
+ * The identity with the state and metadata an administrator sent (PUT and PATCH): the state's
+ * change time moves only when the state changes; credentials are copied for the caller to change.
+ */
+export function withAdminFields(
+  original: Identity,
+  given: {
+    state: Identity["state"];
+    metadataPublic: Identity["metadataPublic"];
+    metadataAdmin: Identity["metadataAdmin"];
+  },
+  now: Date,
+): Identity {
+  return {
+    ...original,
+    state: given.state,
+    stateChangedAt: given.state === original.state ? original.stateChangedAt : now,
+    metadataPublic: given.metadataPublic ?? null,
+    metadataAdmin: given.metadataAdmin ?? null,
+    credentials: [...original.credentials],
+  };
+}
+
+/** A given address normalised, and the stored one it is (same value and channel), if any. */
+function matchGiven<Stored extends { value: string; via: string }>(
+  address: GivenAddress,
+  existing: Stored[],
+): { via: "email" | "sms"; value: string; known: Stored | undefined } {
+  const via = address.via === "sms" ? "sms" : "email";
+  const value = normalizeAddress(address.value, via);
+  return { via, value, known: existing.find((a) => a.value === value && a.via === via) };
 }
 
 /** Given verifiable addresses as stored objects (a matching existing one keeps its id). */
@@ -80,9 +109,7 @@ export function givenVerifiableAddresses(
   now: Date,
 ): VerifiableAddress[] {
   return given.map((address): VerifiableAddress => {
-    const via = viaOf(address);
-    const value = normalizeAddress(address.value, via);
-    const known = existing.find((a) => a.value === value && a.via === via);
+    const { via, value, known } = matchGiven(address, existing);
     const status = ["pending", "sent", "completed"].includes(address.status ?? "")
       ? (address.status as VerifiableAddress["status"])
       : address.verified
@@ -113,9 +140,7 @@ export function givenRecoveryAddresses(
   now: Date,
 ): RecoveryAddress[] {
   return given.map((address): RecoveryAddress => {
-    const via = viaOf(address);
-    const value = normalizeAddress(address.value, via);
-    const known = existing.find((a) => a.value === value && a.via === via);
+    const { via, value, known } = matchGiven(address, existing);
     return {
       id: known?.id ?? randomUUID(),
       value,

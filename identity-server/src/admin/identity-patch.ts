@@ -9,6 +9,7 @@ import {
   givenRecoveryAddresses,
   givenVerifiableAddresses,
   validatedIdentity,
+  withAdminFields,
 } from "./identity-changes.ts";
 import { applyJsonPatch, JsonPatchError } from "./json-patch.ts";
 
@@ -105,13 +106,16 @@ export function patchedIdentity(
       `Schema ${JSON.stringify(patched.schema_id)} is unknown; only "default" exists.`,
     );
   }
-  const state = readState(patched.state, original);
   const base: Identity = {
-    ...original,
-    state,
-    stateChangedAt: state === original.state ? original.stateChangedAt : now,
-    metadataPublic: patched.metadata_public ?? null,
-    metadataAdmin: patched.metadata_admin ?? null,
+    ...withAdminFields(
+      original,
+      {
+        state: readState(patched.state, original),
+        metadataPublic: patched.metadata_public,
+        metadataAdmin: patched.metadata_admin,
+      },
+      now,
+    ),
     credentials: readCredentials(patched.credentials, original, now),
     verifiableAddresses: givenVerifiableAddresses(
       parseAddresses(patched.verifiable_addresses, "verifiable_addresses") ?? [],
