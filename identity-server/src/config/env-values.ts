@@ -60,3 +60,20 @@ export function commaList(value: string): string[] {
     .map((entry) => entry.trim())
     .filter((entry) => entry !== "");
 }
+
+/**
+ * A variable holding JSON: malformed JSON is one issue saying `malformed`; `read` checks the
+ * parsed value, adding its own issues to `ctx` (and answering `z.NEVER`) when it is wrong.
+ */
+export function jsonValue<T>(malformed: string, read: (json: unknown, ctx: z.RefinementCtx) => T) {
+  return z.string().transform((value, ctx) => {
+    let json: unknown;
+    try {
+      json = JSON.parse(value);
+    } catch {
+      ctx.addIssue({ code: "custom", message: malformed });
+      return z.NEVER;
+    }
+    return read(json, ctx);
+  });
+}

@@ -1,6 +1,7 @@
 import path from "node:path";
 import { z } from "zod";
 import { parseDuration } from "./duration.ts";
+import { jsonValue } from "./env-values.ts";
 
 /** One of Kratos' `session.whoami.tokenizer.templates`, as far as this server implements them. */
 export interface TokenizerTemplate {
@@ -43,14 +44,7 @@ const templateSchema = z
   })
   .strict();
 
-const templates = z.string().transform((value, ctx) => {
-  let json: unknown;
-  try {
-    json = JSON.parse(value);
-  } catch {
-    ctx.addIssue({ code: "custom", message: "must be a JSON object of templates" });
-    return z.NEVER;
-  }
+const templates = jsonValue("must be a JSON object of templates", (json, ctx) => {
   if (json === null || typeof json !== "object" || Array.isArray(json)) {
     ctx.addIssue({ code: "custom", message: "must be a JSON object of templates" });
     return z.NEVER;

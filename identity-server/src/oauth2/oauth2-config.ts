@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { duration, flag, httpUrl, limitCount, port } from "../config/env-values.ts";
+import { duration, flag, httpUrl, jsonValue, limitCount, port } from "../config/env-values.ts";
 import { oauth2CorsConfigFrom, type CorsEnv } from "../config/cors-config.ts";
 import type { CorsConfig } from "../http/cors.ts";
 import type { ClientAuthLimitRules } from "./clients/client-auth-limits.ts";
@@ -85,14 +85,7 @@ const seedClientSchema = z
   })
   .strict();
 
-const seedClient = z.string().transform((value, ctx) => {
-  let json: unknown;
-  try {
-    json = JSON.parse(value);
-  } catch {
-    ctx.addIssue({ code: "custom", message: "must be a JSON object" });
-    return z.NEVER;
-  }
+const seedClient = jsonValue("must be a JSON object", (json, ctx) => {
   const parsed = seedClientSchema.safeParse(json);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
