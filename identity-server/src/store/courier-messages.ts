@@ -1,5 +1,6 @@
 import type { CourierMessage, MessageDispatch, MessageStatus } from "../courier/message.ts";
 import type { CourierMessagesTable, Executor } from "./schema.ts";
+import { firstRow } from "./first-row.ts";
 
 function toMessage(row: CourierMessagesTable): CourierMessage {
   return {
@@ -44,13 +45,8 @@ export async function insertMessage(db: Executor, message: CourierMessage): Prom
     .execute();
 }
 
-export async function findMessage(db: Executor, id: string): Promise<CourierMessage | undefined> {
-  const row = await db
-    .selectFrom("courier_messages")
-    .selectAll()
-    .where("id", "=", id)
-    .executeTakeFirst();
-  return row ? toMessage(row) : undefined;
+export function findMessage(db: Executor, id: string): Promise<CourierMessage | undefined> {
+  return firstRow(db.selectFrom("courier_messages").selectAll().where("id", "=", id), toMessage);
 }
 
 /** The dispatch attempts of the given messages, newest first (as Kratos orders them). */

@@ -1,6 +1,7 @@
 import type { Flow, FlowKind, FlowType } from "../selfservice/flow.ts";
 import type { UiContainer } from "../ui/nodes.ts";
 import type { Executor, FlowsTable } from "./schema.ts";
+import { firstRow } from "./first-row.ts";
 
 function toRow(flow: Flow): FlowsTable {
   return {
@@ -93,16 +94,9 @@ export async function incrementSubmitCount(db: Executor, flowId: string): Promis
   return row?.submit_count ?? 0;
 }
 
-export async function findFlow(
-  db: Executor,
-  kind: FlowKind,
-  id: string,
-): Promise<Flow | undefined> {
-  const row = await db
-    .selectFrom("selfservice_flows")
-    .selectAll()
-    .where("id", "=", id)
-    .where("kind", "=", kind)
-    .executeTakeFirst();
-  return row ? fromRow(row) : undefined;
+export function findFlow(db: Executor, kind: FlowKind, id: string): Promise<Flow | undefined> {
+  return firstRow(
+    db.selectFrom("selfservice_flows").selectAll().where("id", "=", id).where("kind", "=", kind),
+    fromRow,
+  );
 }

@@ -1,4 +1,5 @@
 import type { Executor, TrustedDevicesTable } from "./schema.ts";
+import { firstRow } from "./first-row.ts";
 
 export interface TrustedDevice {
   id: string;
@@ -40,16 +41,14 @@ export async function insertTrustedDevice(db: Executor, device: TrustedDevice): 
     .execute();
 }
 
-export async function findTrustedDeviceByTokenHash(
+export function findTrustedDeviceByTokenHash(
   db: Executor,
   tokenHash: string,
 ): Promise<TrustedDevice | undefined> {
-  const row = await db
-    .selectFrom("trusted_devices")
-    .selectAll()
-    .where("token_hash", "=", tokenHash)
-    .executeTakeFirst();
-  return row ? fromRow(row) : undefined;
+  return firstRow(
+    db.selectFrom("trusted_devices").selectAll().where("token_hash", "=", tokenHash),
+    fromRow,
+  );
 }
 
 /** The identity's devices that are still trusted, oldest first. */

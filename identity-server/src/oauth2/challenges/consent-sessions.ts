@@ -1,6 +1,7 @@
 import type { ExpressionBuilder } from "kysely";
 import type { OAuth2ConsentSessionsTable, OAuth2Db, OAuth2Tables } from "../store/oauth2-tables.ts";
 import type { OidcContext } from "./oidc-context.ts";
+import { firstRow } from "../../store/first-row.ts";
 
 // Accepted consent requests (Hydra's handled consent flows). Each one owns an oidc-provider Grant;
 // every code and token issued under it carries that grant id, which is how revoking a consent
@@ -105,12 +106,10 @@ async function findOneBy(
   column: "consent_request_id" | "grant_id",
   value: string,
 ): Promise<ConsentSession | undefined> {
-  const row = await db
-    .selectFrom("oauth2_consent_sessions")
-    .selectAll()
-    .where(column, "=", value)
-    .executeTakeFirst();
-  return row ? fromRow(row) : undefined;
+  return firstRow(
+    db.selectFrom("oauth2_consent_sessions").selectAll().where(column, "=", value),
+    fromRow,
+  );
 }
 
 export function findConsentSession(
@@ -134,23 +133,24 @@ function notExpired(now: Date) {
 }
 
 /** Hydra's FindGrantedAndRememberedConsentRequest: the newest remembered, unexpired consent. */
-export async function findRememberedConsent(
+export function findRememberedConsent(
   db: OAuth2Db,
   subject: string,
   clientId: string,
   now: Date,
 ): Promise<ConsentSession | undefined> {
-  const row = await db
-    .selectFrom("oauth2_consent_sessions")
-    .selectAll()
-    .where("subject", "=", subject)
-    .where("client_id", "=", clientId)
-    .where("skip", "=", 0)
-    .where("remember", "=", 1)
-    .where(notExpired(now))
-    .orderBy("handled_at", "desc")
-    .executeTakeFirst();
-  return row ? fromRow(row) : undefined;
+  return firstRow(
+    db
+      .selectFrom("oauth2_consent_sessions")
+      .selectAll()
+      .where("subject", "=", subject)
+      .where("client_id", "=", clientId)
+      .where("skip", "=", 0)
+      .where("remember", "=", 1)
+      .where(notExpired(now))
+      .orderBy("handled_at", "desc"),
+    fromRow,
+  );
 }
 
 /** The consent sessions Hydra lists for a subject: not skipped, not expired. */

@@ -1,4 +1,5 @@
 import type { OAuth2Db, OAuth2LoginSessionsTable } from "../store/oauth2-tables.ts";
+import { firstRow } from "../../store/first-row.ts";
 
 // Hydra's remembered login sessions (hydra_oauth2_authentication_session). oidc-provider keeps
 // its own browser session; this row says whether Hydra would treat that session as remembered
@@ -51,16 +52,8 @@ export async function saveLoginSession(db: OAuth2Db, session: LoginSession): Pro
     .execute();
 }
 
-export async function findLoginSession(
-  db: OAuth2Db,
-  id: string,
-): Promise<LoginSession | undefined> {
-  const row = await db
-    .selectFrom("oauth2_login_sessions")
-    .selectAll()
-    .where("id", "=", id)
-    .executeTakeFirst();
-  return row ? fromRow(row) : undefined;
+export function findLoginSession(db: OAuth2Db, id: string): Promise<LoginSession | undefined> {
+  return firstRow(db.selectFrom("oauth2_login_sessions").selectAll().where("id", "=", id), fromRow);
 }
 
 /** The session when Hydra would reuse it: remembered, unexpired and of the expected subject. */

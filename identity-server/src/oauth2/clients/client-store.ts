@@ -1,6 +1,7 @@
 import type { OAuth2ClientsTable, OAuth2Db } from "../store/oauth2-tables.ts";
 import { forgetVerifiedSecrets } from "../crypto/verified-secrets.ts";
 import type { HydraClient } from "./client-document.ts";
+import { firstRow } from "../../store/first-row.ts";
 
 /** A client as stored: Hydra's document plus the hashes of its current and rotated secrets. */
 export interface StoredClient {
@@ -35,13 +36,8 @@ export function secretHashesOf(stored: StoredClient): string[] {
   return [...(stored.secretHash ? [stored.secretHash] : []), ...stored.rotatedSecretHashes];
 }
 
-export async function findClient(db: OAuth2Db, id: string): Promise<StoredClient | undefined> {
-  const row = await db
-    .selectFrom("oauth2_clients")
-    .selectAll()
-    .where("id", "=", id)
-    .executeTakeFirst();
-  return row ? fromRow(row) : undefined;
+export function findClient(db: OAuth2Db, id: string): Promise<StoredClient | undefined> {
+  return firstRow(db.selectFrom("oauth2_clients").selectAll().where("id", "=", id), fromRow);
 }
 
 /** Inserts a new client; false when the id is taken. */
