@@ -9,7 +9,7 @@ import type { Credential, Identity } from "../identity/identity.ts";
 import { availableAal, hasSecondFactor } from "../identity/second-factors.ts";
 import { ValidationError } from "../ui/validation-error.ts";
 import { loginStrategies, loginStrategiesFor } from "./login-strategies.ts";
-import type { LoginStep } from "./login-step.ts";
+import type { LoginStep } from "./login-strategy.ts";
 import { newTotpKey } from "./totp/totp-key.ts";
 
 // The strategies work on plain values: no server, no database, no HTTP request is needed to say

@@ -4,7 +4,13 @@ import type { Flow } from "../selfservice/flow.ts";
 import type { FlowBody } from "../http/flow-body.ts";
 import type { Identity } from "../identity/identity.ts";
 import type { NodeGroup } from "../ui/nodes.ts";
-import type { LoginStep } from "./login-step.ts";
+import type { MethodStep } from "./method-step.ts";
+
+/** One submission of a login flow, as every login strategy receives it. */
+export interface LoginStep extends MethodStep {
+  /** The signed-in identity a second factor is for; undefined before the first factor. */
+  identity: Identity | undefined;
+}
 
 /** What a strategy's submission came to. */
 export type LoginOutcome =
@@ -34,7 +40,7 @@ export interface LoginStrategy {
    * re-authenticates it (refresh), none before a session; a second factor always gets it.
    */
   populate(ctx: ServerContext, flow: Flow, identity: Identity | undefined): void;
-  /** Handles a submission it is responsible for (runLoginStep does the common part). */
+  /** Handles a submission it is responsible for (runMethodStep does the common part). */
   submit(step: LoginStep): Promise<LoginOutcome>;
 }
 

@@ -3,12 +3,11 @@ import { upsertNode, type NodeGroup, type UiNode } from "../ui/nodes.ts";
 import {
   clearInput,
   missingValue,
-  runLoginStep,
+  runMethodStep,
   stringValue,
-  type LoginForm,
-  type LoginStep,
-} from "./login-step.ts";
-import { sessionIdentityOf, type LoginStrategy } from "./login-strategy.ts";
+  type MethodForm,
+} from "./method-step.ts";
+import { sessionIdentityOf, type LoginStep, type LoginStrategy } from "./login-strategy.ts";
 
 /** A second factor the user types as one code (authenticator app, backup code). */
 export interface TypedCodeFactor {
@@ -30,7 +29,7 @@ export interface TypedCodeFactor {
  * CSRF check, and cleared from the form after an error.
  */
 export function typedCodeStrategy(factor: TypedCodeFactor): LoginStrategy {
-  const form: LoginForm = {
+  const form: MethodForm = {
     fields: [
       { name: "csrf_token", type: "string" },
       { name: "method", type: "string" },
@@ -54,7 +53,7 @@ export function typedCodeStrategy(factor: TypedCodeFactor): LoginStrategy {
     },
     async submit(step) {
       const identity = sessionIdentityOf(step);
-      await runLoginStep(step, form, (values) =>
+      await runMethodStep(step, form, (values) =>
         factor.verify(step, identity, stringValue(values[factor.field]) ?? ""),
       );
       return { kind: "authenticated", identity };

@@ -1,8 +1,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { ServerContext } from "../../context.ts";
 import { csrfTokenFor } from "../../http/csrf.ts";
-import { populatePasswordRegistration } from "../../methods/password/registration.ts";
-import { populateTraitNodes } from "../../methods/profile/trait-nodes.ts";
+import { registrationStrategies } from "../../methods/registration-strategies.ts";
 import {
   prepareSessionTokenExchange,
   insertFlowWithExchange,
@@ -44,8 +43,7 @@ export async function createRegistrationFlow(
   const flow = newFlow(ctx, request, reply, "registration", type);
   flow.oauth2LoginChallenge = oauth2?.challenge;
   flow.oauth2LoginRequest = oauth2?.loginRequest;
-  populateTraitNodes(ctx, flow);
-  populatePasswordRegistration(flow);
+  for (const strategy of registrationStrategies()) strategy.populate(ctx, flow);
   if (type === "browser") upsertNode(flow.ui, csrfNode(csrfTokenFor(request, reply, ctx.cookies)));
   sorted(flow, registrationSort(ctx));
   const storeExchange = wantsSessionTokenExchange(flow)

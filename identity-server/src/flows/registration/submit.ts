@@ -5,8 +5,8 @@ import { isBrowserRequest, isJsonRequest } from "../../http/content-negotiation.
 import { csrfTokenFor, regenerateCsrfSecret } from "../../http/csrf.ts";
 import { notFoundRow } from "../../http/errors.ts";
 import { secureRedirectTo } from "../../http/return-to.ts";
-import { submittedMethod } from "../../methods/method-of.ts";
-import { passwordRegistration } from "../../methods/password/registration.ts";
+import { FlowBody } from "../../http/flow-body.ts";
+import { registrationStrategies } from "../../methods/registration-strategies.ts";
 import {
   activateSession,
   fetchSession,
@@ -65,9 +65,11 @@ export async function submitRegistration(
   }
   return withSubmittedFlow(ctx, request, reply, policy, notFoundRow, async (flow) => {
     ensureFlowValid(flow, ctx.now());
-    const method = await submittedMethod(request);
-    if (method !== "password") throw ValidationError.of("", uiText(4010003));
-    const identity = await passwordRegistration(ctx, request, reply, flow);
+    // The one read of the submission: the responsible strategy decodes its fields from it.
+    const body = await FlowBody.read(request);
+    const strategy = registrationStrategies().find((s) => s.responsible(body));
+    if (!strategy) throw ValidationError.of("", uiText(4010003));
+    const identity = await strategy.submit({ ctx, request, reply, flow, body });
 
     const returnTo = secureRedirectTo(ctx.returnToPolicy, {
       returnTo: flow.returnTo,
@@ -75,8 +77,8 @@ export async function submitRegistration(
     });
     // The `session` after-registration hook is on: sign the new identity in right away.
     const { session, token } = newSession(identity.id, ctx.now());
-    activateSession(ctx, request, session, { method: "password", aal: "aal1" });
-    flow.active = "password";
+    activateSession(ctx, request, session, { method: strategy.id, aal: "aal1" });
+    flow.active = strategy.id;
     // A new identity gets a new anti-CSRF secret; do it now so that the verification flow the hook
     // creates carries a token for the cookie this answer sets.
     if (flow.type === "browser") regenerateCsrfSecret(request, reply, ctx.cookies);

@@ -21,8 +21,8 @@ import { asLocale } from "../../text/locale.ts";
 import { uiText } from "../../text/messages.ts";
 import { csrfNode, upsertNode } from "../../ui/nodes.ts";
 import { ValidationError } from "../../ui/validation-error.ts";
-import { missingValue, runLoginStep, stringValue, type LoginStep } from "../login-step.ts";
-import { sessionIdentityOf, type LoginStrategy } from "../login-strategy.ts";
+import { missingValue, runMethodStep, stringValue } from "../method-step.ts";
+import { sessionIdentityOf, type LoginStep, type LoginStrategy } from "../login-strategy.ts";
 import { addressSubmitNode, codeSentNodes } from "./mfa-login-nodes.ts";
 import { generateCode, hmacCode } from "./one-time-code.ts";
 import { channelOf } from "./send-code.ts";
@@ -141,7 +141,7 @@ async function sendLoginCode(
  */
 async function codeMfaLogin(step: LoginStep, identity: Identity): Promise<CodeMfaLoginResult> {
   const { ctx, request, reply, flow } = step;
-  return runLoginStep(step, { fields: codeLoginFields }, async (body) => {
+  return runMethodStep(step, { fields: codeLoginFields }, async (body) => {
     if (body.resend === "code") flow.state = "choose_method";
 
     if (flow.state === "choose_method") {

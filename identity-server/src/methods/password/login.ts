@@ -16,12 +16,11 @@ import { ValidationError, type FieldMessage } from "../../ui/validation-error.ts
 import {
   clearInput,
   missingValue,
-  runLoginStep,
+  runMethodStep,
   stringValue,
-  type LoginForm,
-  type LoginStep,
-} from "../login-step.ts";
-import type { LoginStrategy } from "../login-strategy.ts";
+  type MethodForm,
+} from "../method-step.ts";
+import type { LoginStep, LoginStrategy } from "../login-strategy.ts";
 import { hashPassword, needsRehash, spendDummyVerification, verifyPassword } from "./hasher.ts";
 import { passwordNode, passwordSubmitNode } from "./nodes.ts";
 
@@ -80,7 +79,7 @@ async function migrateHash(ctx: ServerContext, credential: Credential, password:
 }
 
 /** The password form's payload: both identifier spellings Kratos accepts, and the password. */
-const passwordForm: LoginForm = {
+const passwordForm: MethodForm = {
   fields: loginFields,
   missing(values) {
     const missing: FieldMessage[] = [];
@@ -106,7 +105,7 @@ function identifierOf(values: Record<string, unknown>): string {
  */
 async function passwordLogin(step: LoginStep): Promise<Identity> {
   const { ctx, request, reply, flow } = step;
-  return runLoginStep(step, passwordForm, async (values) => {
+  return runMethodStep(step, passwordForm, async (values) => {
     const identifier = identifierOf(values);
     const password = stringValue(values.password) ?? "";
     // Limited: refused before any hash is computed (also a DoS guard). Without a device cookie,

@@ -4,25 +4,22 @@ import { ensureCsrf } from "../selfservice/csrf-check.ts";
 import type { Flow } from "../selfservice/flow.ts";
 import { csrfTokenFor } from "../http/csrf.ts";
 import type { FieldSpec, FlowBody } from "../http/flow-body.ts";
-import type { Identity } from "../identity/identity.ts";
 import { uiText } from "../text/messages.ts";
 import { csrfNode, findInput, setNodeValue, upsertNode } from "../ui/nodes.ts";
 import { ValidationError, type FieldMessage } from "../ui/validation-error.ts";
 
-/** One submission of a login flow, as every login strategy receives it. */
-export interface LoginStep {
+/** One submission of a flow, as every strategy (login, registration) receives it. */
+export interface MethodStep {
   ctx: ServerContext;
   request: FastifyRequest;
   reply: FastifyReply;
   flow: Flow;
   /** The submission, read once by the flow. */
   body: FlowBody;
-  /** The signed-in identity a second factor is for; undefined before the first factor. */
-  identity: Identity | undefined;
 }
 
 /** How one strategy's form is decoded, checked and shown again after an error. */
-export interface LoginForm {
+export interface MethodForm {
   /** The strategy's payload schema. */
   fields: readonly FieldSpec[];
   /** Values the schema requires (Kratos validates them while decoding, before the CSRF check). */
@@ -31,7 +28,7 @@ export interface LoginForm {
   rerender?(flow: Flow, values: Record<string, unknown> | undefined): void;
 }
 
-/** A missing required value (4000002), for `LoginForm.missing`. */
+/** A missing required value (4000002), for `MethodForm.missing`. */
 export function missingValue(field: string): FieldMessage {
   return { field, message: uiText(4000002, { property: field }) };
 }
@@ -48,15 +45,15 @@ export function stringValue(value: unknown): string | undefined {
 }
 
 /**
- * What every login strategy's submission goes through, as Kratos' strategies each begin and its
- * login error handler ends: the strategy's fields are decoded from the body, the required ones
+ * What every login and registration strategy's submission goes through, as Kratos' strategies each
+ * begin and its flows' error handlers end: the strategy's fields are decoded from the body, the required ones
  * checked, then the CSRF token; `run` does the strategy's own work (limits, verification). Whatever
  * is thrown is answered with the form, so the form is prepared for re-rendering and a browser's
  * form gets a fresh CSRF token.
  */
-export async function runLoginStep<T>(
-  step: LoginStep,
-  form: LoginForm,
+export async function runMethodStep<T>(
+  step: MethodStep,
+  form: MethodForm,
   run: (values: Record<string, unknown>) => Promise<T>,
 ): Promise<T> {
   const { ctx, request, reply, flow } = step;
