@@ -2,7 +2,7 @@ import type { FastifyReply } from "fastify";
 import { secureRedirectTo } from "../../http/return-to.ts";
 import { requireActiveIdentity } from "../post-login/active-identity.ts";
 import { answerLogin } from "../post-login/answer-login.ts";
-import { applyDeviceTrust } from "../post-login/device-trust.ts";
+import { applyDeviceTrust, trustWrites } from "../post-login/device-trust.ts";
 import type { LoginCompletion } from "../post-login/login-completion.ts";
 import { startLoginSession } from "../post-login/login-session.ts";
 import { persistLogin } from "../post-login/persist-login.ts";
@@ -27,6 +27,6 @@ export async function completeLogin(c: LoginCompletion): Promise<FastifyReply> {
     returnTo: flow.returnTo,
     sourceUrl: flow.requestUrl,
   });
-  const trusted = await persistLogin(c, login, wantsTrust);
+  const trusted = await persistLogin(c, login, trustWrites(c, wantsTrust));
   return answerLogin(c, login, trusted, returnTo);
 }

@@ -11,7 +11,7 @@ import {
   sendToOAuth2,
 } from "../oauth2-login-challenge.ts";
 import type { LoginCompletion, LoginSession } from "./login-completion.ts";
-import type { TrustedDevice } from "./persist-login.ts";
+import type { TrustedDevice } from "./device-trust.ts";
 
 /** Where a browser whose session is still short of the identity's second factor is sent. */
 function secondFactorUrl(c: LoginCompletion): string {

@@ -1,8 +1,12 @@
 import { hasSecondFactor } from "../../identity/second-factors.ts";
 import { addAuthenticationMethod } from "../../session/session-manager.ts";
 import type { Session } from "../../session/session.ts";
-import { trustedDeviceOf } from "../../trusted-devices/device-trust.ts";
+import { trustDevice, trustedDeviceOf } from "../../trusted-devices/device-trust.ts";
 import type { LoginCompletion } from "./login-completion.ts";
+import type { LoginWrites } from "./persist-login.ts";
+
+/** The device just trusted: its token goes into the trusted-device cookie. */
+export type TrustedDevice = Awaited<ReturnType<typeof trustDevice>>;
 
 /**
  * How a trusted device shows in the AMR. The OpenAPI enum of methods has no "trusted device", so
@@ -37,4 +41,15 @@ export async function applyDeviceTrust(c: LoginCompletion, session: Session): Pr
     factor.aal === "aal2" &&
     c.body.fields([{ name: "trust_device", type: "boolean" }]).trust_device === true
   );
+}
+
+/** The login's write after the session: the browser trusted, when `trust_device` asked for it. */
+export function trustWrites(
+  c: LoginCompletion,
+  wantsTrust: boolean,
+): LoginWrites<TrustedDevice | undefined> {
+  return {
+    after: (trx) =>
+      wantsTrust ? trustDevice(c.ctx, trx, c.request, c.identity.id) : Promise.resolve(undefined),
+  };
 }
