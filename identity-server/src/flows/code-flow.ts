@@ -8,14 +8,36 @@ import type { Flow, FlowType } from "../selfservice/flow.ts";
 import { deleteCodesOfFlow } from "../store/codes.ts";
 import { insertFlow, updateFlow } from "../store/flows.ts";
 import type { Executor } from "../store/schema.ts";
-import type { UiText } from "../text/messages.ts";
-import { addMessage } from "../ui/nodes.ts";
+import { uiText, type UiText } from "../text/messages.ts";
+import { addMessage, type NodeGroup } from "../ui/nodes.ts";
+import { ValidationError } from "../ui/validation-error.ts";
+import { FlowBody } from "../http/flow-body.ts";
+import type { MethodStep } from "../methods/method-step.ts";
+import { newFlow } from "../selfservice/new-flow.ts";
 import { ensureFlowValid, type FlowErrorPolicy } from "./flow-errors.ts";
 
 /**
- * Recovery and verification are one kind of flow (Kratos' code strategy): an address is typed in,
- * a code is sent to it, and the code is checked. What differs is declared here; the skeleton
- * (creating, loading, expiring, sending a code) is written once below.
+ * One way to prove an address in recovery or verification (Kratos' recovery.Strategy and
+ * verification.Strategy): `code` today; a link method would be one more entry in a kind's
+ * `strategies`. The same shape as the login and registration strategies.
+ */
+export interface CodeFlowStrategy {
+  /** The method, stored as the flow's active method. */
+  readonly id: string;
+  /** The node group of its form. */
+  readonly group: NodeGroup;
+  /** Whether the submission to this flow is for this strategy. */
+  responsible(body: FlowBody, flow: Flow): boolean;
+  /** Adds its first form (asking for the address) to a new flow. */
+  populate(ctx: ServerContext, request: FastifyRequest, reply: FastifyReply, flow: Flow): void;
+  /** Handles a submission it is responsible for, answering it. */
+  submit(step: MethodStep): Promise<FastifyReply>;
+}
+
+/**
+ * Recovery and verification are one kind of flow: an address is typed in, something is sent to
+ * it, and what was sent is checked. What differs is declared here; the skeleton (creating,
+ * loading, expiring, choosing the strategy, sending a code) is written once below.
  */
 export interface CodeFlowKind {
   kind: "recovery" | "verification";
@@ -23,8 +45,23 @@ export interface CodeFlowKind {
   uiPath: string;
   /** The message a replaced expired flow carries (4060005, 4070005). */
   expiredMessageId: number;
-  /** A new flow of this kind asking for the address; not yet stored. */
-  build(ctx: ServerContext, request: FastifyRequest, reply: FastifyReply, type: FlowType): Flow;
+  /** The form error when no strategy is responsible for a submission (4010005, 4010006). */
+  notResponsibleMessageId: number;
+  /** The kind's strategies, in order (a function: they import the kind's own modules). */
+  strategies(): readonly CodeFlowStrategy[];
+}
+
+/** A new flow of the kind with every strategy's form; not yet stored. */
+function buildCodeFlow(
+  ctx: ServerContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  spec: CodeFlowKind,
+  type: FlowType,
+): Flow {
+  const flow = newFlow(ctx, request, reply, spec.kind, type);
+  for (const strategy of spec.strategies()) strategy.populate(ctx, request, reply, flow);
+  return flow;
 }
 
 /** A new flow of the kind, stored. */
@@ -35,7 +72,7 @@ export async function startCodeFlow(
   spec: CodeFlowKind,
   type: FlowType,
 ): Promise<Flow> {
-  const flow = spec.build(ctx, request, reply, type);
+  const flow = buildCodeFlow(ctx, request, reply, spec, type);
   await insertFlow(ctx.db, flow);
   return flow;
 }
@@ -53,7 +90,7 @@ export async function replacementCodeFlow(
   message: UiText,
 ): Promise<Flow> {
   regenerateCsrfSecret(request, reply, ctx.cookies);
-  const flow = spec.build(ctx, request, reply, type);
+  const flow = buildCodeFlow(ctx, request, reply, spec, type);
   addMessage(flow.ui, { field: "", message });
   await insertFlow(ctx.db, flow);
   return flow;
@@ -73,7 +110,7 @@ function errorPolicy(
     expiredAnswer: "redirect-to-flow",
     sortOptions: undefined,
     async replace(old) {
-      const replacement = spec.build(ctx, request, reply, old.type);
+      const replacement = buildCodeFlow(ctx, request, reply, spec, old.type);
       replacement.requestUrl = old.requestUrl;
       replacement.returnTo = old.returnTo;
       replacement.locale = old.locale;
@@ -85,7 +122,7 @@ function errorPolicy(
 
 /**
  * A submission: the `?flow=` flow loaded (400 for a malformed id, 404 for an unknown one) and
- * checked for expiry, then `step`; any error is answered by the flow error policy (an expired flow
+ * checked for expiry, the body read once, then the first responsible strategy; any error is answered by the flow error policy (an expired flow
  * is replaced, a form error is shown in the flow).
  */
 export async function submitCodeFlow(
@@ -93,7 +130,6 @@ export async function submitCodeFlow(
   request: FastifyRequest,
   reply: FastifyReply,
   spec: CodeFlowKind,
-  step: (flow: Flow) => Promise<FastifyReply>,
 ): Promise<FastifyReply> {
   const notFound = () =>
     new HerodotError(404, {
@@ -105,9 +141,12 @@ export async function submitCodeFlow(
     reply,
     errorPolicy(ctx, request, reply, spec),
     notFound,
-    (flow) => {
+    async (flow) => {
       ensureFlowValid(flow, ctx.now());
-      return step(flow);
+      const body = await FlowBody.read(request);
+      const strategy = spec.strategies().find((s) => s.responsible(body, flow));
+      if (!strategy) throw ValidationError.of("", uiText(spec.notResponsibleMessageId));
+      return strategy.submit({ ctx, request, reply, flow, body });
     },
   );
 }

@@ -1,14 +1,20 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { ServerContext } from "../../context.ts";
 import { markVerified } from "../../identity/verified-address.ts";
-import { replacementCodeFlow, sendFlowCode, submitCodeFlow } from "../code-flow.ts";
+import {
+  replacementCodeFlow,
+  sendFlowCode,
+  submitCodeFlow,
+  type CodeFlowStrategy,
+} from "../code-flow.ts";
 import { isJsonRequest } from "../../http/content-negotiation.ts";
 import { csrfTokenForFlowType } from "../../http/csrf.ts";
 import { HerodotError } from "../../http/errors.ts";
-import { decodeFlowBody } from "../../http/flow-body.ts";
+import type { FlowBody } from "../../http/flow-body.ts";
 import type { Identity, VerifiableAddress } from "../../identity/identity.ts";
 import {
   restoreRecoveryAddressInput,
+  showRecoveryAddressForm,
   showRecoveryCodeForm,
 } from "../../methods/code/recovery-nodes.ts";
 import { sendRecoveryCode } from "../../methods/code/send-code.ts";
@@ -46,8 +52,8 @@ interface RecoveryBody {
   transientPayload: Record<string, unknown>;
 }
 
-async function decodeRecoveryBody(request: FastifyRequest): Promise<RecoveryBody> {
-  const body = await decodeFlowBody(request, recoveryFields);
+function decodeRecoveryBody(submitted: FlowBody): RecoveryBody {
+  const body = submitted.fields(recoveryFields);
   const text = (key: string) => (typeof body[key] === "string" ? body[key] : "");
   return {
     method: text("method") || undefined,
@@ -180,15 +186,20 @@ async function sendCode(
   return answerStep(ctx, request, reply, flow);
 }
 
-export function submitRecovery(
-  ctx: ServerContext,
-  request: FastifyRequest,
-  reply: FastifyReply,
-): Promise<FastifyReply> {
-  return submitCodeFlow(ctx, request, reply, recoveryFlows, async (flow) => {
-    if (flow.active !== "code") throw ValidationError.of("", uiText(4010005));
-    const body = await decodeRecoveryBody(request);
-
+/**
+ * Recovery by code (Kratos' code strategy; the administrator's link is its GET form): the address
+ * form sends a code, the code form checks it.
+ */
+export const codeRecoveryStrategy: CodeFlowStrategy = {
+  id: "code",
+  group: "code",
+  responsible: (_body, flow) => flow.active === "code",
+  populate(ctx, request, reply, flow) {
+    flow.active = "code";
+    showRecoveryAddressForm(flow, csrfTokenForFlowType(request, reply, ctx.cookies, flow.type));
+  },
+  async submit({ ctx, request, reply, flow, body: submitted }) {
+    const body = decodeRecoveryBody(submitted);
     // The administrator's recovery link (our stand-in for Kratos' link strategy).
     if (request.method === "GET" && body.token !== "") {
       return await useSecret(ctx, request, reply, flow, body.token, "link");
@@ -225,5 +236,13 @@ export function submitRecovery(
       default:
         return await retryRecovery(ctx, request, reply, flow.type, { message: uiText(4060002) });
     }
-  });
+  },
+};
+
+export function submitRecovery(
+  ctx: ServerContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
+  return submitCodeFlow(ctx, request, reply, recoveryFlows);
 }

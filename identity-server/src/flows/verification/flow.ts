@@ -5,10 +5,7 @@ import { secureRedirectTo } from "../../http/return-to.ts";
 import type { Identity, VerifiableAddress } from "../../identity/identity.ts";
 import { sendVerificationCodeTo } from "../../methods/code/send-code.ts";
 import { codeRequesterOf } from "../../rate-limit/code-requester.ts";
-import {
-  showVerificationAddressForm,
-  showVerificationCodeForm,
-} from "../../methods/code/verification-nodes.ts";
+import { showVerificationCodeForm } from "../../methods/code/verification-nodes.ts";
 import { insertFlow } from "../../store/flows.ts";
 import type { Executor } from "../../store/schema.ts";
 import type { Session } from "../../session/session.ts";
@@ -17,9 +14,10 @@ import {
   type ContinueWithVerificationUi,
 } from "../../selfservice/continue-with.ts";
 import { uiUrl } from "../flow-errors.ts";
-import type { Flow, FlowType } from "../../selfservice/flow.ts";
+import type { Flow } from "../../selfservice/flow.ts";
 import { newFlow } from "../../selfservice/new-flow.ts";
 import type { CodeFlowKind } from "../code-flow.ts";
+import { verificationStrategies } from "./strategies.ts";
 
 /** A browser flow's anti-CSRF token; verification flows of native apps carry none. */
 export function verificationCsrfToken(
@@ -31,24 +29,12 @@ export function verificationCsrfToken(
   return flow.type === "browser" ? csrfTokenFor(request, reply, ctx.cookies) : undefined;
 }
 
-/** A new verification flow asking for an address (Kratos' verification.NewFlow); not yet stored. */
-export function buildVerificationFlow(
-  ctx: ServerContext,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  type: FlowType,
-): Flow {
-  const flow = newFlow(ctx, request, reply, "verification", type);
-  flow.active = "code";
-  showVerificationAddressForm(flow, verificationCsrfToken(ctx, request, reply, flow));
-  return flow;
-}
-
 export const verificationFlows: CodeFlowKind = {
   kind: "verification",
   uiPath: "/verification",
   expiredMessageId: 4070005,
-  build: buildVerificationFlow,
+  notResponsibleMessageId: 4010006,
+  strategies: () => verificationStrategies(),
 };
 
 /** Where the "continue" link of a finished verification points: its return_to, else the default. */

@@ -1,15 +1,21 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { ServerContext } from "../../context.ts";
 import { markVerified } from "../../identity/verified-address.ts";
-import { replacementCodeFlow, sendFlowCode, submitCodeFlow } from "../code-flow.ts";
+import {
+  replacementCodeFlow,
+  sendFlowCode,
+  submitCodeFlow,
+  type CodeFlowStrategy,
+} from "../code-flow.ts";
 import { isBrowserRequest, isJsonRequest } from "../../http/content-negotiation.ts";
 import { csrfTokenFor, regenerateCsrfSecret } from "../../http/csrf.ts";
 import { gone, HerodotError } from "../../http/errors.ts";
-import { decodeFlowBody } from "../../http/flow-body.ts";
+import type { FlowBody } from "../../http/flow-body.ts";
 import { channelOf, sendVerificationCodeFor } from "../../methods/code/send-code.ts";
 import { CodeNotFoundError, useOneTimeCode } from "../../methods/code/use-code.ts";
 import {
   restoreVerificationAddressInput,
+  showVerificationAddressForm,
   showVerificationCodeForm,
   showVerificationDone,
 } from "../../methods/code/verification-nodes.ts";
@@ -43,8 +49,8 @@ interface VerificationBody {
   csrfToken: string | undefined;
 }
 
-async function decodeVerificationBody(request: FastifyRequest): Promise<VerificationBody> {
-  const body = await decodeFlowBody(request, verificationFields);
+function decodeVerificationBody(submitted: FlowBody): VerificationBody {
+  const body = submitted.fields(verificationFields);
   const text = (key: string) => (typeof body[key] === "string" ? body[key] : "");
   const code = text("code");
   return {
@@ -203,14 +209,20 @@ async function sendCode(
   return answerStep(ctx, request, reply, flow);
 }
 
-export function submitVerification(
-  ctx: ServerContext,
-  request: FastifyRequest,
-  reply: FastifyReply,
-): Promise<FastifyReply> {
-  return submitCodeFlow(ctx, request, reply, verificationFlows, async (flow) => {
-    const body = await decodeVerificationBody(request);
-    if (body.method !== "code") throw ValidationError.of("", uiText(4010006));
+/**
+ * Verification by code (Kratos' code strategy): the address form sends a code, the code (typed, or
+ * from the e-mail's link) is checked. Kratos infers the method when only a code is sent.
+ */
+export const codeVerificationStrategy: CodeFlowStrategy = {
+  id: "code",
+  group: "code",
+  responsible: (body) => decodeVerificationBody(body).method === "code",
+  populate(ctx, request, reply, flow) {
+    flow.active = "code";
+    showVerificationAddressForm(flow, verificationCsrfToken(ctx, request, reply, flow));
+  },
+  async submit({ ctx, request, reply, flow, body: submitted }) {
+    const body = decodeVerificationBody(submitted);
     flow.ui.messages = undefined;
     switch (flow.state) {
       case "choose_method":
@@ -240,5 +252,13 @@ export function submitVerification(
           "An error occured, please use the new flow.",
         );
     }
-  });
+  },
+};
+
+export function submitVerification(
+  ctx: ServerContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
+  return submitCodeFlow(ctx, request, reply, verificationFlows);
 }
