@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { ServerContext } from "../../context.ts";
 import { withSubmittedFlow } from "../submitted-flow.ts";
+import { signInErrorPolicy } from "../sign-in-error-policy.ts";
 import { isJsonRequest } from "../../http/content-negotiation.ts";
 import { notFoundRow } from "../../http/errors.ts";
 import { FlowBody } from "../../http/flow-body.ts";
@@ -13,7 +14,7 @@ import { ensureFlowValid, uiUrl, type FlowErrorPolicy } from "../flow-errors.ts"
 import { flowJson, type Flow } from "../../selfservice/flow.ts";
 import { completeLogin } from "./complete.ts";
 import { addTrustDeviceOption } from "./second-factor.ts";
-import { renderWithLoginRequest, withLoginRequest } from "../oauth2-login-challenge.ts";
+import { withLoginRequest } from "../oauth2-login-challenge.ts";
 import { loginSort, createLoginFlow } from "./create.ts";
 
 function errorPolicy(
@@ -21,22 +22,13 @@ function errorPolicy(
   request: FastifyRequest,
   reply: FastifyReply,
 ): FlowErrorPolicy {
-  return {
+  return signInErrorPolicy(ctx, (type) => createLoginFlow(ctx, request, reply, type), {
     kind: "login",
     uiPath: "/login",
     redirectStatus: 303,
     expiredMessageId: 4010001,
-    expiredAnswer: "gone",
     sortOptions: loginSort,
-    async replace(old) {
-      const replacement = await createLoginFlow(ctx, request, reply, old.type);
-      replacement.requestUrl = old.requestUrl;
-      replacement.returnTo = old.returnTo;
-      replacement.oauth2LoginChallenge = old.oauth2LoginChallenge;
-      return replacement;
-    },
-    render: (flow) => renderWithLoginRequest(ctx, flow),
-  };
+  });
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { ServerContext } from "../../context.ts";
 import { withSubmittedFlow } from "../submitted-flow.ts";
+import { signInErrorPolicy } from "../sign-in-error-policy.ts";
 import { isJsonRequest } from "../../http/content-negotiation.ts";
 import { notFoundRow } from "../../http/errors.ts";
 import { secureRedirectTo } from "../../http/return-to.ts";
@@ -12,7 +13,6 @@ import { ValidationError } from "../../ui/validation-error.ts";
 import { alreadyLoggedInForRegistration } from "../already-logged-in.ts";
 import { sendError } from "../../http/send-error.ts";
 import { ensureFlowValid, type FlowErrorPolicy } from "../flow-errors.ts";
-import { renderWithLoginRequest } from "../oauth2-login-challenge.ts";
 import { registrationSort, createRegistrationFlow } from "./create.ts";
 import { completeRegistration } from "./complete.ts";
 
@@ -21,22 +21,13 @@ function errorPolicy(
   request: FastifyRequest,
   reply: FastifyReply,
 ): FlowErrorPolicy {
-  return {
+  return signInErrorPolicy(ctx, (type) => createRegistrationFlow(ctx, request, reply, type), {
     kind: "registration",
     uiPath: "/registration",
     redirectStatus: 302,
     expiredMessageId: 4040001,
-    expiredAnswer: "gone",
     sortOptions: registrationSort(ctx),
-    async replace(old) {
-      const replacement = await createRegistrationFlow(ctx, request, reply, old.type);
-      replacement.requestUrl = old.requestUrl;
-      replacement.returnTo = old.returnTo;
-      replacement.oauth2LoginChallenge = old.oauth2LoginChallenge;
-      return replacement;
-    },
-    render: (flow) => renderWithLoginRequest(ctx, flow),
-  };
+  });
 }
 
 export async function submitRegistration(
