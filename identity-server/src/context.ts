@@ -5,6 +5,7 @@ import type { Courier } from "./courier/courier.ts";
 import type { CookieSettings } from "./http/cookies.ts";
 import type { ReturnToPolicy } from "./http/return-to.ts";
 import type { IdentitySchema } from "./identity/identity-schema.ts";
+import type { IdentityMetrics } from "./metrics/identity-metrics.ts";
 import type { OAuth2LoginRequests } from "./oauth2/oauth2-service.ts";
 import type { SessionTokenizer } from "./session/tokenizer.ts";
 import type { Database } from "./store/schema.ts";
@@ -28,6 +29,8 @@ export interface ServerContext {
    * started, absent when it is disabled.
    */
   oauth2?: OAuth2LoginRequests | undefined;
+  /** The server's Prometheus metrics (served on the admin listeners). */
+  metrics: IdentityMetrics;
   /** Injectable clock so tests can expire flows without sleeping. */
   now: () => Date;
 }

@@ -36,6 +36,8 @@ import { SessionTokenizer } from "./session/tokenizer.ts";
 import { registerWhoamiRoute } from "./session/whoami.ts";
 import { openDatabase } from "./store/database.ts";
 import { startCleanupSchedule } from "./operations/cleanup.ts";
+import { createIdentityMetrics, observeCourier } from "./metrics/identity-metrics.ts";
+import { registerMetricsRoutes, registerRequestMetrics } from "./metrics/metrics-routes.ts";
 import type { RunningOAuth2Service } from "./oauth2/oauth2-service.ts";
 import { startOAuth2WithIdentityServer } from "./oauth2/start-with-identity-server.ts";
 
@@ -89,6 +91,9 @@ export async function startIdentityServer(
     now,
     transports: options.transports,
   });
+  // One registry for everything this server runs, its OAuth2 service included.
+  const metrics = createIdentityMetrics();
+  observeCourier(metrics, courier, db);
   const ctx: ServerContext = {
     config,
     db,
@@ -103,11 +108,13 @@ export async function startIdentityServer(
     courier,
     sessionTokenizer,
     logger,
+    metrics,
     now,
   };
 
   const publicApp = await createFastify(logger.child({ listener: "public" }), config.listener);
   // First: preflights are answered before the CSRF cookie or any route sees them.
+  registerRequestMetrics(publicApp, metrics, "public");
   registerCors(publicApp, config.cors, publicApp.log);
   registerCsrfCookieHook(publicApp, ctx.cookies);
   registerHealthRoutes(publicApp, ctx);
@@ -127,7 +134,9 @@ export async function startIdentityServer(
   registerTokenExchangeRoute(publicApp, ctx);
 
   const adminApp = await createFastify(logger.child({ listener: "admin" }), config.listener);
+  registerRequestMetrics(adminApp, metrics, "admin");
   registerAdminTokenCheck(adminApp, config.oauth2.adminToken);
+  registerMetricsRoutes(adminApp, metrics);
   registerHealthRoutes(adminApp, ctx);
   registerHealthRoutes(adminApp, ctx, "/admin");
   registerVersionRoutes(adminApp, ["/version", "/admin/version"]);
@@ -157,7 +166,7 @@ export async function startIdentityServer(
     await adminApp.listen({ host: "127.0.0.1", port: config.adminPort });
     await mailboxApp?.listen({ host: "127.0.0.1", port: config.mailbox.port });
     if (options.courierAutoDispatch !== false) await courier.start();
-    oauth2 = await startOAuth2WithIdentityServer(config, { db, secret, logger, now });
+    oauth2 = await startOAuth2WithIdentityServer(config, { db, secret, logger, now, metrics });
     // The login and registration flows answer OAuth2 login challenges in-process.
     ctx.oauth2 = oauth2;
     // After the OAuth2 service's migrations: the schedule prunes its tables too.

@@ -3,7 +3,7 @@ import type { ServerContext } from "../context.ts";
 import { isJsonRequest } from "../http/content-negotiation.ts";
 import { gone, HerodotError } from "../http/errors.ts";
 import { updateFlow } from "../store/flows.ts";
-import { RateLimitedError } from "../rate-limit/rate-limited-error.ts";
+import { RateLimitedError, tooManyCodesId } from "../rate-limit/rate-limited-error.ts";
 import { sendTooManyRequests } from "../rate-limit/too-many-requests.ts";
 import { uiText } from "../text/messages.ts";
 import { addMessage, resetMessages, sortNodes, type SortOptions } from "../ui/nodes.ts";
@@ -77,6 +77,9 @@ export async function writeFlowError(
   error: unknown,
   policy: FlowErrorPolicy,
 ): Promise<FastifyReply> {
+  if (error instanceof RateLimitedError) {
+    ctx.metrics.rateLimited(error.messageId === tooManyCodesId ? "codes" : "attempts");
+  }
   // Strict mode: a limit answers as Ory Network's edge does (429), never as a message in the flow.
   if (error instanceof RateLimitedError && !ctx.config.oryExtensions) {
     return sendTooManyRequests(reply, error);

@@ -15,6 +15,9 @@ import {
   type ListenerLimits,
 } from "../http/listener-limits.ts";
 import { originForm } from "../http/request-target.ts";
+import { createIdentityMetrics, type IdentityMetrics } from "../metrics/identity-metrics.ts";
+import { registerMetricsRoutes, registerRequestMetrics } from "../metrics/metrics-routes.ts";
+import { countNodeRequests, oauth2PublicRoute } from "../metrics/node-listener-metrics.ts";
 import type { Database } from "../store/schema.ts";
 import { createAdminApp } from "./admin/admin-app.ts";
 import type { AdminDeps } from "./admin/admin-deps.ts";
@@ -65,6 +68,8 @@ export interface OAuth2ServiceOptions {
   endIdentityProviderSessions?: (sessionIds: string[]) => Promise<void>;
   /** Timeouts of both listeners (IDENTITY_HTTP_*); the configuration's defaults when not given. */
   listener?: ListenerLimits;
+  /** The identity server's metrics registry; a registry of its own when started alone. */
+  metrics?: IdentityMetrics;
   /** How often expired rows are removed; default 10 minutes; 0: never (someone else prunes). */
   cleanupIntervalMs?: number;
 }
@@ -157,6 +162,8 @@ export async function startOAuth2Service(
       },
     );
   });
+  const metrics = options.metrics ?? createIdentityMetrics();
+  countNodeRequests(publicServer, metrics, "oauth2-public", oauth2PublicRoute);
   // Requests Node's parser refuses get Hydra's error shape rather than an empty 400.
   publicServer.on("clientError", (error: Error & { code?: string }, socket) =>
     answerClientError(
@@ -233,7 +240,9 @@ export async function startOAuth2Service(
       config.adminToken,
       listenerLimits,
     );
+    registerRequestMetrics(adminApp, metrics, "oauth2-admin");
     registerAdminHealthRoutes(adminApp, db);
+    registerMetricsRoutes(adminApp, metrics);
     registerClientRoutes(adminApp, deps);
     registerRequestRoutes(adminApp, deps);
     registerSessionRoutes(adminApp, deps);

@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Logger } from "pino";
 import type { IdentityServerConfig } from "../config/config.ts";
+import type { IdentityMetrics } from "../metrics/identity-metrics.ts";
 import { revokeSession } from "../store/sessions.ts";
 import type { Database } from "../store/schema.ts";
 import { startOAuth2Service, type RunningOAuth2Service } from "./oauth2-service.ts";
@@ -10,6 +11,7 @@ export interface IdentityServerParts {
   secret: string;
   logger: Logger;
   now: () => Date;
+  metrics: IdentityMetrics;
 }
 
 /**
@@ -30,6 +32,7 @@ export async function startOAuth2WithIdentityServer(
     secret: parts.secret,
     logger: parts.logger.child({ component: "oauth2" }),
     now: parts.now,
+    metrics: parts.metrics,
     // The identity server's cleanup schedule (IDENTITY_CLEANUP_*) prunes the OAuth2 tables too.
     cleanupIntervalMs: 0,
     async endIdentityProviderSessions(sessionIds) {

@@ -13,6 +13,7 @@ export const tooManyCodesId = 9010008;
  */
 export class RateLimitedError extends ValidationError {
   readonly retryAfterSeconds: number;
+  readonly messageId: number;
 
   constructor(messageId: number, retryAfterMs: number) {
     const retryAfterSeconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
@@ -29,5 +30,6 @@ export class RateLimitedError extends ValidationError {
     ]);
     this.name = "RateLimitedError";
     this.retryAfterSeconds = retryAfterSeconds;
+    this.messageId = messageId;
   }
 }

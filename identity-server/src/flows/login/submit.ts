@@ -71,12 +71,18 @@ export async function submitLogin(
     const aal = flow.requestedAal === "aal2" && identity ? "aal2" : "aal1";
     const strategy = loginStrategiesFor(aal).find((s) => s.responsible(body));
     if (!strategy) throw ValidationError.of("", uiText(4010002));
-    const outcome = await strategy.submit({ ctx, request, reply, flow, body, identity });
+    let outcome;
+    try {
+      outcome = await strategy.submit({ ctx, request, reply, flow, body, identity });
+    } catch (error) {
+      ctx.metrics.login(strategy.id, "failure");
+      throw error;
+    }
     if (outcome.kind === "continue") {
       if (identity) addTrustDeviceOption(ctx, flow, identity);
       return await answerLoginStep(ctx, request, reply, flow);
     }
-    return await completeLogin({
+    const answer = await completeLogin({
       ctx,
       request,
       reply,
@@ -87,5 +93,7 @@ export async function submitLogin(
       factor: { method: strategy.id, aal: strategy.aal },
       now: ctx.now(),
     });
+    ctx.metrics.login(strategy.id, "success");
+    return answer;
   });
 }
