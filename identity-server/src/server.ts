@@ -112,7 +112,11 @@ export async function startIdentityServer(
     now,
   };
 
-  const publicApp = await createFastify(logger.child({ listener: "public" }), config.listener);
+  const publicApp = await createFastify(
+    logger.child({ listener: "public" }),
+    config.listener,
+    config.trustedProxies,
+  );
   // First: preflights are answered before the CSRF cookie or any route sees them.
   registerRequestMetrics(publicApp, metrics, "public");
   registerCors(publicApp, config.cors, publicApp.log);
@@ -133,7 +137,11 @@ export async function startIdentityServer(
   registerWebAuthnScriptRoute(publicApp);
   registerTokenExchangeRoute(publicApp, ctx);
 
-  const adminApp = await createFastify(logger.child({ listener: "admin" }), config.listener);
+  const adminApp = await createFastify(
+    logger.child({ listener: "admin" }),
+    config.listener,
+    config.trustedProxies,
+  );
   registerRequestMetrics(adminApp, metrics, "admin");
   registerAdminTokenCheck(adminApp, config.oauth2.adminToken);
   registerMetricsRoutes(adminApp, metrics);

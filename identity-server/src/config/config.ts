@@ -11,6 +11,7 @@ import {
 import { checkListenerEnv, listenerConfigFrom, listenerEnvShape } from "./listener-config.ts";
 import { cleanupConfigFrom, cleanupEnvShape, type CleanupConfig } from "./cleanup-config.ts";
 import { checkCorsEnv, corsEnvShape, identityCorsConfigFrom } from "./cors-config.ts";
+import { trustedProxiesEnvShape } from "./trusted-proxies-config.ts";
 import type { CorsConfig } from "../http/cors.ts";
 import type { ListenerLimits } from "../http/listener-limits.ts";
 import {
@@ -77,6 +78,8 @@ export interface IdentityServerConfig {
    * Hydra would; protections without an API of their own (rate limits, body caps) stay on.
    */
   oryExtensions: boolean;
+  /** IDENTITY_TRUSTED_PROXIES: proxies whose X-Forwarded-* headers are believed (none: `[]`). */
+  trustedProxies: string[];
 }
 
 /** Kratos' `required_aal` settings: `aal1`, or the highest level the identity can reach. */
@@ -187,6 +190,7 @@ const envSchema = z.object({
   ...listenerEnvShape,
   ...cleanupEnvShape,
   ...corsEnvShape,
+  ...trustedProxiesEnvShape,
 });
 
 /**
@@ -292,5 +296,6 @@ export function loadConfig(env: Record<string, string | undefined>): IdentitySer
     cleanup: cleanupConfigFrom(e),
     cors: identityCorsConfigFrom(e),
     oryExtensions: e.IDENTITY_ORY_EXTENSIONS,
+    trustedProxies: e.IDENTITY_TRUSTED_PROXIES,
   };
 }

@@ -13,9 +13,8 @@ import { parseQueryString } from "./query-string.ts";
 import { recordRoutes } from "./route-registry.ts";
 import { baseSecurityHeaders } from "./security-headers.ts";
 import { sendError } from "./send-error.ts";
+import { compileTrustedProxies } from "./trusted-proxies.ts";
 
-// The portal proxies browser traffic from the same machine; only then is X-Forwarded-For believed.
-const trustedProxies = ["127.0.0.1", "::1", "::ffff:127.0.0.1"];
 
 function routeMatches(pattern: string, path: string): boolean {
   const a = pattern.split("/");
@@ -32,10 +31,12 @@ function routeMatches(pattern: string, path: string): boolean {
 export async function createFastify(
   logger: FastifyBaseLogger,
   limits: ListenerLimits,
+  // IDENTITY_TRUSTED_PROXIES; by default the portal, proxying from the same machine.
+  trustedProxies: readonly string[] = ["loopback"],
 ): Promise<FastifyInstance> {
   const app = Fastify({
     ...apiListenerOptions(logger, limits),
-    trustProxy: trustedProxies,
+    trustProxy: compileTrustedProxies(trustedProxies),
     routerOptions: { querystringParser: parseQueryString },
     // Requests the HTTP parser refuses, in Kratos' error shape (not Fastify's or an empty 400).
     clientErrorHandler: (error, socket) => {

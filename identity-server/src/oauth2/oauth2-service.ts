@@ -15,6 +15,7 @@ import {
   type ListenerLimits,
 } from "../http/listener-limits.ts";
 import { originForm } from "../http/request-target.ts";
+import { compileTrustedProxies } from "../http/trusted-proxies.ts";
 import { createIdentityMetrics, type IdentityMetrics } from "../metrics/identity-metrics.ts";
 import { registerMetricsRoutes, registerRequestMetrics } from "../metrics/metrics-routes.ts";
 import { countNodeRequests, oauth2PublicRoute } from "../metrics/node-listener-metrics.ts";
@@ -44,6 +45,7 @@ import { answerPublicHealth, registerAdminHealthRoutes } from "./health.ts";
 import { HydraError, invalidClientMetadata, invalidRedirectUri } from "./hydra-error.ts";
 import type { OAuth2Config } from "./oauth2-config.ts";
 import { ProviderHolder } from "./provider/provider-holder.ts";
+import { settleForwardedHeaders } from "./provider/request-ip.ts";
 import { applyOAuth2PublicCors } from "./public-cors.ts";
 import { setOAuth2PublicHeaders } from "./public-security-headers.ts";
 import { startExpiryCleanup } from "./store/expiry-cleanup.ts";
@@ -68,6 +70,8 @@ export interface OAuth2ServiceOptions {
   endIdentityProviderSessions?: (sessionIds: string[]) => Promise<void>;
   /** Timeouts of both listeners (IDENTITY_HTTP_*); the configuration's defaults when not given. */
   listener?: ListenerLimits;
+  /** Proxies whose X-Forwarded-* the public listener believes (IDENTITY_TRUSTED_PROXIES). */
+  trustedProxies?: readonly string[];
   /** The identity server's metrics registry; a registry of its own when started alone. */
   metrics?: IdentityMetrics;
   /** How often expired rows are removed; default 10 minutes; 0: never (someone else prunes). */
@@ -144,7 +148,9 @@ export async function startOAuth2Service(
   let holder: ProviderHolder | undefined;
   const listenerLimits = options.listener ?? defaultListenerLimits;
   const cors = applyOAuth2PublicCors(config.cors, logger.child({ listener: "oauth2-public" }));
+  const trustProxy = compileTrustedProxies(options.trustedProxies ?? ["loopback"]);
   const publicServer = createServer(nodeListenerOptions(listenerLimits), (req, res) => {
+    settleForwardedHeaders(req, trustProxy);
     // An absolute-form target (`GET http://host/path`) is routed as its path and query.
     req.url = originForm(req.url ?? "/");
     setOAuth2PublicHeaders(res);

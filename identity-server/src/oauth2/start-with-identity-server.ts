@@ -28,6 +28,7 @@ export async function startOAuth2WithIdentityServer(
     config: config.oauth2,
     publicHost: config.publicHost,
     listener: config.listener,
+    trustedProxies: config.trustedProxies,
     db: parts.db,
     secret: parts.secret,
     logger: parts.logger.child({ component: "oauth2" }),

@@ -181,7 +181,9 @@ export function buildProvider(deps: ProviderDeps, scopes: Iterable<string>): Pro
   };
 
   const provider = new Provider(deps.issuer, configuration);
-  // Behind a TLS-terminating proxy the issuer is https while the listener speaks http.
+  // Behind a TLS-terminating proxy the issuer is https while the listener speaks http. Koa then
+  // believes X-Forwarded-* from any peer: the listener removes them first unless the peer is in
+  // IDENTITY_TRUSTED_PROXIES (request-ip.ts).
   provider.proxy = deps.issuer.startsWith("https:");
   applyProviderOverrides(provider, deps.clientAuthLimits);
   issueIdTokensAsHydra(provider, claimDeps);

@@ -1,20 +1,31 @@
 import type { IncomingMessage } from "node:http";
+import proxyAddr from "proxy-addr";
+import type { TrustProxy } from "../../http/trusted-proxies.ts";
 
-// The client IP for per-IP limits, by the identity server's rule (http/fastify-setup.ts): the
-// peer address, and `X-Forwarded-For` only as far as it was written by a loopback proxy. The
-// list is read from the right (each proxy appends what it saw), so a client cannot choose its
-// key by sending its own `X-Forwarded-For`. oidc-provider's `ctx.ip` would take the leftmost
-// entry behind an https issuer, which the client writes.
+// The OAuth2 public listener believes X-Forwarded-* only from IDENTITY_TRUSTED_PROXIES, like the
+// identity server's (Fastify's trustProxy). oidc-provider is Koa, whose `app.proxy` believes
+// them from any peer (and takes the leftmost X-Forwarded-For, which the client writes), so the
+// headers are settled here before it sees the request: from a peer that is not trusted they are
+// removed; from a trusted one X-Forwarded-For becomes the one address proxy-addr resolves (read
+// from the right, each proxy appending what it saw), so the client cannot choose it.
 
-const trustedProxies = new Set(["127.0.0.1", "::1", "::ffff:127.0.0.1"]);
+const clientIps = new WeakMap<IncomingMessage, string>();
+const forwardedHeaders = ["x-forwarded-for", "x-forwarded-proto", "x-forwarded-host"];
 
+/** Settles a request's X-Forwarded-* headers by the trusted list and records its client IP. */
+export function settleForwardedHeaders(req: IncomingMessage, trust: TrustProxy): void {
+  const peer = req.socket.remoteAddress ?? "";
+  if (!trust(peer, 0)) {
+    for (const header of forwardedHeaders) delete req.headers[header];
+    clientIps.set(req, peer);
+    return;
+  }
+  const ip = proxyAddr(req, trust);
+  clientIps.set(req, ip);
+  if (req.headers["x-forwarded-for"] !== undefined) req.headers["x-forwarded-for"] = ip;
+}
+
+/** The client IP for per-IP limits: as settled above, else the peer address. */
 export function requestIp(req: IncomingMessage): string {
-  let ip = req.socket.remoteAddress ?? "";
-  const header = req.headers["x-forwarded-for"];
-  const forwarded = (Array.isArray(header) ? header.join(",") : (header ?? ""))
-    .split(",")
-    .map((entry) => entry.trim())
-    .filter((entry) => entry !== "");
-  while (trustedProxies.has(ip) && forwarded.length > 0) ip = forwarded.pop() ?? "";
-  return ip;
+  return clientIps.get(req) ?? req.socket.remoteAddress ?? "";
 }
