@@ -31,6 +31,8 @@ export interface ServerContext {
   oauth2?: OAuth2LoginRequests | undefined;
   /** The server's Prometheus metrics (served on the admin listeners). */
   metrics: IdentityMetrics;
+  /** True from the start of a shutdown: readiness answers 503 while requests drain. */
+  isShuttingDown: () => boolean;
   /** Injectable clock so tests can expire flows without sleeping. */
   now: () => Date;
 }

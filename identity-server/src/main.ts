@@ -21,6 +21,8 @@ logger.info(
     adminUrl: server.adminUrl,
     publicBaseUrl: config.publicBaseUrl,
     mailboxUrl: server.mailboxUrl,
+    oauth2PublicUrl: server.oauth2?.publicUrl,
+    oauth2AdminUrl: server.oauth2?.adminUrl,
   },
   "identity server started",
 );

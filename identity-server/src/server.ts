@@ -94,6 +94,7 @@ export async function startIdentityServer(
   // One registry for everything this server runs, its OAuth2 service included.
   const metrics = createIdentityMetrics();
   observeCourier(metrics, courier, db);
+  let shuttingDown = false;
   const ctx: ServerContext = {
     config,
     db,
@@ -109,6 +110,7 @@ export async function startIdentityServer(
     sessionTokenizer,
     logger,
     metrics,
+    isShuttingDown: () => shuttingDown,
     now,
   };
 
@@ -161,6 +163,7 @@ export async function startIdentityServer(
   let oauth2: RunningOAuth2Service | undefined;
   let cleanup: { stop(): Promise<void> } | undefined;
   const closeAll = async () => {
+    shuttingDown = true;
     await cleanup?.stop();
     await oauth2?.close();
     await courier.stop();

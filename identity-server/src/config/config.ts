@@ -12,6 +12,7 @@ import { checkListenerEnv, listenerConfigFrom, listenerEnvShape } from "./listen
 import { cleanupConfigFrom, cleanupEnvShape, type CleanupConfig } from "./cleanup-config.ts";
 import { checkCorsEnv, corsEnvShape, identityCorsConfigFrom } from "./cors-config.ts";
 import { trustedProxiesEnvShape } from "./trusted-proxies-config.ts";
+import { shutdownEnvShape } from "./shutdown-config.ts";
 import type { CorsConfig } from "../http/cors.ts";
 import type { ListenerLimits } from "../http/listener-limits.ts";
 import {
@@ -80,6 +81,8 @@ export interface IdentityServerConfig {
   oryExtensions: boolean;
   /** IDENTITY_TRUSTED_PROXIES: proxies whose X-Forwarded-* headers are believed (none: `[]`). */
   trustedProxies: string[];
+  /** IDENTITY_SHUTDOWN_GRACE: how long requests in flight may finish after SIGTERM. */
+  shutdownGraceMs: number;
 }
 
 /** Kratos' `required_aal` settings: `aal1`, or the highest level the identity can reach. */
@@ -191,6 +194,7 @@ const envSchema = z.object({
   ...cleanupEnvShape,
   ...corsEnvShape,
   ...trustedProxiesEnvShape,
+  ...shutdownEnvShape,
 });
 
 /**
@@ -297,5 +301,6 @@ export function loadConfig(env: Record<string, string | undefined>): IdentitySer
     cors: identityCorsConfigFrom(e),
     oryExtensions: e.IDENTITY_ORY_EXTENSIONS,
     trustedProxies: e.IDENTITY_TRUSTED_PROXIES,
+    shutdownGraceMs: e.IDENTITY_SHUTDOWN_GRACE,
   };
 }

@@ -8,6 +8,12 @@ import type { OAuth2Db } from "./store/oauth2-tables.ts";
 // and its /version (healthx.SetVersionRoutes): Hydra registers that on the admin router only
 // (driver/registry_sql.go), answered there under `/admin` too; the public listener's is ours.
 
+/** Hydra's readiness error shape, from the start of a shutdown. */
+const shuttingDown = {
+  status: 503,
+  body: { errors: { shutdown: "the service is shutting down" } },
+};
+
 async function readiness(db: OAuth2Db): Promise<{ status: number; body: unknown }> {
   try {
     await sql`SELECT 1`.execute(db);
@@ -20,10 +26,14 @@ async function readiness(db: OAuth2Db): Promise<{ status: number; body: unknown 
   }
 }
 
-export function registerAdminHealthRoutes(app: FastifyInstance, db: OAuth2Db): void {
+export function registerAdminHealthRoutes(
+  app: FastifyInstance,
+  db: OAuth2Db,
+  isDraining: () => boolean = () => false,
+): void {
   app.get("/health/alive", async (_request, reply) => reply.send({ status: "ok" }));
   app.get("/health/ready", async (_request, reply) => {
-    const { status, body } = await readiness(db);
+    const { status, body } = isDraining() ? shuttingDown : await readiness(db);
     return reply.code(status).send(body);
   });
   for (const path of ["/version", "/admin/version"]) {
@@ -41,11 +51,12 @@ export async function answerPublicHealth(
   path: string,
   res: ServerResponse,
   publicVersion = true,
+  draining = false,
 ): Promise<boolean> {
   if (method !== "GET") return false;
   let answer: { status: number; body: unknown };
   if (path === "/health/alive") answer = { status: 200, body: { status: "ok" } };
-  else if (path === "/health/ready") answer = await readiness(db);
+  else if (path === "/health/ready") answer = draining ? shuttingDown : await readiness(db);
   else if (path === "/version" && publicVersion) answer = { status: 200, body: versionBody() };
   else return false;
   const { status, body } = answer;

@@ -16,6 +16,7 @@ import {
 } from "../http/listener-limits.ts";
 import { originForm } from "../http/request-target.ts";
 import { compileTrustedProxies } from "../http/trusted-proxies.ts";
+import { trackDrain } from "../http/drain.ts";
 import { createIdentityMetrics, type IdentityMetrics } from "../metrics/identity-metrics.ts";
 import { registerMetricsRoutes, registerRequestMetrics } from "../metrics/metrics-routes.ts";
 import { countNodeRequests, oauth2PublicRoute } from "../metrics/node-listener-metrics.ts";
@@ -72,6 +73,8 @@ export interface OAuth2ServiceOptions {
   listener?: ListenerLimits;
   /** Proxies whose X-Forwarded-* the public listener believes (IDENTITY_TRUSTED_PROXIES). */
   trustedProxies?: readonly string[];
+  /** How long requests in flight may finish on close (IDENTITY_SHUTDOWN_GRACE); default 10 s. */
+  shutdownGraceMs?: number;
   /** The identity server's metrics registry; a registry of its own when started alone. */
   metrics?: IdentityMetrics;
   /** How often expired rows are removed; default 10 minutes; 0: never (someone else prunes). */
@@ -107,13 +110,6 @@ function listen(server: Server, host: string, port: number): Promise<AddressInfo
       server.off("error", reject);
       resolve(server.address() as AddressInfo);
     });
-  });
-}
-
-function closeServer(server: Server): Promise<void> {
-  return new Promise((resolve) => {
-    server.close(() => resolve());
-    server.closeAllConnections();
   });
 }
 
@@ -157,7 +153,8 @@ export async function startOAuth2Service(
     // Hydra's serve.public.cors: a preflight is answered here, before health, flows or cookies.
     if (cors(req, res)) return;
     const path = (req.url ?? "/").split("?")[0] ?? "/";
-    void answerPublicHealth(db, req.method, path, res, config.oryExtensions !== false).then(
+    const publicVersion = config.oryExtensions !== false;
+    void answerPublicHealth(db, req.method, path, res, publicVersion, drain.isDraining()).then(
       (answered) => {
         if (answered) return;
         if (!holder) {
@@ -168,6 +165,7 @@ export async function startOAuth2Service(
       },
     );
   });
+  const drain = trackDrain(publicServer, options.shutdownGraceMs ?? 10_000);
   const metrics = options.metrics ?? createIdentityMetrics();
   countNodeRequests(publicServer, metrics, "oauth2-public", oauth2PublicRoute);
   // Requests Node's parser refuses get Hydra's error shape rather than an empty 400.
@@ -183,11 +181,14 @@ export async function startOAuth2Service(
   );
   let adminApp: FastifyInstance | undefined;
   let cleanup: { stop(): Promise<void> } | undefined;
-  const close = async () => {
-    await cleanup?.stop();
-    await adminApp?.close();
-    if (publicServer.listening) await closeServer(publicServer);
-  };
+  let closed: Promise<void> | undefined;
+  // Readiness turns 503 at once; token requests in flight finish (up to the grace period) while
+  // the admin listener finishes its own (Fastify's close waits for them).
+  const close = () =>
+    (closed ??= (async () => {
+      await cleanup?.stop();
+      await Promise.all([drain.start(), adminApp?.close()]);
+    })());
 
   try {
     const publicAddress = await listen(publicServer, options.publicHost, config.publicPort);
@@ -247,7 +248,7 @@ export async function startOAuth2Service(
       listenerLimits,
     );
     registerRequestMetrics(adminApp, metrics, "oauth2-admin");
-    registerAdminHealthRoutes(adminApp, db);
+    registerAdminHealthRoutes(adminApp, db, () => drain.isDraining());
     registerMetricsRoutes(adminApp, metrics);
     registerClientRoutes(adminApp, deps);
     registerRequestRoutes(adminApp, deps);

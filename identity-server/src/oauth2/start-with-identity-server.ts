@@ -29,6 +29,7 @@ export async function startOAuth2WithIdentityServer(
     publicHost: config.publicHost,
     listener: config.listener,
     trustedProxies: config.trustedProxies,
+    shutdownGraceMs: config.shutdownGraceMs,
     db: parts.db,
     secret: parts.secret,
     logger: parts.logger.child({ component: "oauth2" }),

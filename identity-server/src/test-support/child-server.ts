@@ -10,6 +10,9 @@ const mainScript = fileURLToPath(new URL("../main.ts", import.meta.url));
 export interface ChildServer {
   publicUrl: string;
   adminUrl: string;
+  /** The OAuth2 listeners, when IDENTITY_OAUTH2_ENABLED=true. */
+  oauth2PublicUrl?: string | undefined;
+  oauth2AdminUrl?: string | undefined;
   /** The process itself, e.g. to kill it without warning. */
   child: ChildProcess;
   /** Settles when the process has exited, however it ended. */
@@ -48,12 +51,14 @@ export async function startChildServer(
   let stderr = "";
   child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
-  const urls = await new Promise<{ publicUrl: string; adminUrl: string }>((resolve, reject) => {
+  type Urls = Pick<ChildServer, "publicUrl" | "adminUrl" | "oauth2PublicUrl" | "oauth2AdminUrl">;
+  const urls = await new Promise<Urls>((resolve, reject) => {
     lines.on("line", (line) => {
       try {
-        const entry = JSON.parse(line) as { msg?: string; publicUrl?: string; adminUrl?: string };
+        const entry = JSON.parse(line) as { msg?: string } & Partial<Urls>;
         if (entry.msg === "identity server started" && entry.publicUrl && entry.adminUrl) {
-          resolve({ publicUrl: entry.publicUrl, adminUrl: entry.adminUrl });
+          const { publicUrl, adminUrl, oauth2PublicUrl, oauth2AdminUrl } = entry;
+          resolve({ publicUrl, adminUrl, oauth2PublicUrl, oauth2AdminUrl });
         }
       } catch {
         // Not a log line.
