@@ -38,6 +38,9 @@ import { openDatabase } from "./store/database.ts";
 import { startCleanupSchedule } from "./operations/cleanup.ts";
 import { createIdentityMetrics, observeCourier } from "./metrics/identity-metrics.ts";
 import { registerMetricsRoutes, registerRequestMetrics } from "./metrics/metrics-routes.ts";
+import { startTracing } from "./tracing/tracing.ts";
+import { traceFastify } from "./tracing/tracing-hooks.ts";
+import type { SpanExporter } from "@opentelemetry/sdk-trace";
 import type { RunningOAuth2Service } from "./oauth2/oauth2-service.ts";
 import { startOAuth2WithIdentityServer } from "./oauth2/start-with-identity-server.ts";
 
@@ -59,6 +62,8 @@ export interface StartOptions {
   logger?: Logger;
   /** Replaces the configured courier transports per channel (tests use failing stubs). */
   transports?: Partial<Record<MessageChannel, Transport>>;
+  /** Tests: tracing on, every span to this exporter (else OTEL_EXPORTER_OTLP_ENDPOINT decides). */
+  spanExporter?: SpanExporter;
   /** false: messages are only sent when `courier.dispatchDue()` is called (tests of retries). */
   courierAutoDispatch?: boolean;
 }
@@ -91,6 +96,10 @@ export async function startIdentityServer(
     now,
     transports: options.transports,
   });
+  const tracing = await startTracing({
+    endpoint: config.otlpEndpoint,
+    exporter: options.spanExporter,
+  });
   // One registry for everything this server runs, its OAuth2 service included.
   const metrics = createIdentityMetrics();
   observeCourier(metrics, courier, db);
@@ -120,6 +129,7 @@ export async function startIdentityServer(
     config.trustedProxies,
   );
   // First: preflights are answered before the CSRF cookie or any route sees them.
+  if (tracing) traceFastify(publicApp, tracing, "public");
   registerRequestMetrics(publicApp, metrics, "public");
   registerCors(publicApp, config.cors, publicApp.log);
   registerCsrfCookieHook(publicApp, ctx.cookies);
@@ -144,6 +154,7 @@ export async function startIdentityServer(
     config.listener,
     config.trustedProxies,
   );
+  if (tracing) traceFastify(adminApp, tracing, "admin");
   registerRequestMetrics(adminApp, metrics, "admin");
   registerAdminTokenCheck(adminApp, config.oauth2.adminToken);
   registerMetricsRoutes(adminApp, metrics);
@@ -171,13 +182,21 @@ export async function startIdentityServer(
     await adminApp.close();
     await mailboxApp?.close();
     await db.destroy();
+    await tracing?.shutdown();
   };
   try {
     await publicApp.listen({ host: config.publicHost, port: config.publicPort });
     await adminApp.listen({ host: "127.0.0.1", port: config.adminPort });
     await mailboxApp?.listen({ host: "127.0.0.1", port: config.mailbox.port });
     if (options.courierAutoDispatch !== false) await courier.start();
-    oauth2 = await startOAuth2WithIdentityServer(config, { db, secret, logger, now, metrics });
+    oauth2 = await startOAuth2WithIdentityServer(config, {
+      db,
+      secret,
+      logger,
+      now,
+      metrics,
+      tracing,
+    });
     // The login and registration flows answer OAuth2 login challenges in-process.
     ctx.oauth2 = oauth2;
     // After the OAuth2 service's migrations: the schedule prunes its tables too.

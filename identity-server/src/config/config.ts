@@ -13,6 +13,7 @@ import { cleanupConfigFrom, cleanupEnvShape, type CleanupConfig } from "./cleanu
 import { checkCorsEnv, corsEnvShape, identityCorsConfigFrom } from "./cors-config.ts";
 import { trustedProxiesEnvShape } from "./trusted-proxies-config.ts";
 import { shutdownEnvShape } from "./shutdown-config.ts";
+import { tracingEnvShape } from "./tracing-config.ts";
 import type { CorsConfig } from "../http/cors.ts";
 import type { ListenerLimits } from "../http/listener-limits.ts";
 import {
@@ -83,6 +84,8 @@ export interface IdentityServerConfig {
   trustedProxies: string[];
   /** IDENTITY_SHUTDOWN_GRACE: how long requests in flight may finish after SIGTERM. */
   shutdownGraceMs: number;
+  /** OTEL_EXPORTER_OTLP_ENDPOINT: tracing on, spans sent there; unset: off. */
+  otlpEndpoint: string | undefined;
 }
 
 /** Kratos' `required_aal` settings: `aal1`, or the highest level the identity can reach. */
@@ -195,6 +198,7 @@ const envSchema = z.object({
   ...corsEnvShape,
   ...trustedProxiesEnvShape,
   ...shutdownEnvShape,
+  ...tracingEnvShape,
 });
 
 /**
@@ -302,5 +306,6 @@ export function loadConfig(env: Record<string, string | undefined>): IdentitySer
     oryExtensions: e.IDENTITY_ORY_EXTENSIONS,
     trustedProxies: e.IDENTITY_TRUSTED_PROXIES,
     shutdownGraceMs: e.IDENTITY_SHUTDOWN_GRACE,
+    otlpEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT,
   };
 }

@@ -7,7 +7,7 @@ import type { Server, ServerResponse } from "node:http";
  * balancer sends before it noticed readiness turn 503. The drain ends once no request is in
  * flight, or when the grace period is over; then the listener closes and what is left is cut.
  */
-export interface Drain {
+interface Drain {
   isDraining(): boolean;
   /** Starts the drain (once); resolves when it ended, with the number of requests cut off. */
   start(): Promise<{ cut: number }>;

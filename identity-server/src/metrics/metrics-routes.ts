@@ -6,7 +6,7 @@ import type { IdentityMetrics, Listener } from "./identity-metrics.ts";
  * their admin prefix also answers as `/admin/metrics/prometheus`. Behind the admin token when one
  * is configured, like every other admin route but the health checks.
  */
-export const metricsPaths = ["/metrics/prometheus", "/admin/metrics/prometheus"];
+const metricsPaths = ["/metrics/prometheus", "/admin/metrics/prometheus"];
 
 export function registerMetricsRoutes(app: FastifyInstance, metrics: IdentityMetrics): void {
   for (const path of metricsPaths) {

@@ -17,6 +17,8 @@ import {
 import { originForm } from "../http/request-target.ts";
 import { compileTrustedProxies } from "../http/trusted-proxies.ts";
 import { trackDrain } from "../http/drain.ts";
+import type { Tracing } from "../tracing/tracing.ts";
+import { traceFastify, traceNodeListener } from "../tracing/tracing-hooks.ts";
 import { createIdentityMetrics, type IdentityMetrics } from "../metrics/identity-metrics.ts";
 import { registerMetricsRoutes, registerRequestMetrics } from "../metrics/metrics-routes.ts";
 import { countNodeRequests, oauth2PublicRoute } from "../metrics/node-listener-metrics.ts";
@@ -73,6 +75,8 @@ export interface OAuth2ServiceOptions {
   listener?: ListenerLimits;
   /** Proxies whose X-Forwarded-* the public listener believes (IDENTITY_TRUSTED_PROXIES). */
   trustedProxies?: readonly string[];
+  /** Spans of both listeners' requests, when tracing is on. */
+  tracing?: Tracing | undefined;
   /** How long requests in flight may finish on close (IDENTITY_SHUTDOWN_GRACE); default 10 s. */
   shutdownGraceMs?: number;
   /** The identity server's metrics registry; a registry of its own when started alone. */
@@ -168,6 +172,9 @@ export async function startOAuth2Service(
   const drain = trackDrain(publicServer, options.shutdownGraceMs ?? 10_000);
   const metrics = options.metrics ?? createIdentityMetrics();
   countNodeRequests(publicServer, metrics, "oauth2-public", oauth2PublicRoute);
+  if (options.tracing) {
+    traceNodeListener(publicServer, options.tracing, "oauth2-public", oauth2PublicRoute);
+  }
   // Requests Node's parser refuses get Hydra's error shape rather than an empty 400.
   publicServer.on("clientError", (error: Error & { code?: string }, socket) =>
     answerClientError(
@@ -247,6 +254,7 @@ export async function startOAuth2Service(
       config.adminToken,
       listenerLimits,
     );
+    if (options.tracing) traceFastify(adminApp, options.tracing, "oauth2-admin");
     registerRequestMetrics(adminApp, metrics, "oauth2-admin");
     registerAdminHealthRoutes(adminApp, db, () => drain.isDraining());
     registerMetricsRoutes(adminApp, metrics);

@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import type { Logger } from "pino";
 import type { IdentityServerConfig } from "../config/config.ts";
 import type { IdentityMetrics } from "../metrics/identity-metrics.ts";
+import type { Tracing } from "../tracing/tracing.ts";
 import { revokeSession } from "../store/sessions.ts";
 import type { Database } from "../store/schema.ts";
 import { startOAuth2Service, type RunningOAuth2Service } from "./oauth2-service.ts";
@@ -12,6 +13,7 @@ export interface IdentityServerParts {
   logger: Logger;
   now: () => Date;
   metrics: IdentityMetrics;
+  tracing?: Tracing | undefined;
 }
 
 /**
@@ -35,6 +37,7 @@ export async function startOAuth2WithIdentityServer(
     logger: parts.logger.child({ component: "oauth2" }),
     now: parts.now,
     metrics: parts.metrics,
+    tracing: parts.tracing,
     // The identity server's cleanup schedule (IDENTITY_CLEANUP_*) prunes the OAuth2 tables too.
     cleanupIntervalMs: 0,
     async endIdentityProviderSessions(sessionIds) {

@@ -49,7 +49,7 @@ export interface MailboxMessage {
 export async function startTestServer(
   env: Record<string, string> = {},
   dataDir?: string,
-  options: Pick<StartOptions, "transports" | "courierAutoDispatch" | "logger"> & {
+  options: Pick<StartOptions, "transports" | "courierAutoDispatch" | "logger" | "spanExporter"> & {
     /** Stop the clock at start-up; only `advanceClock` moves it (for exact back-off timing). */
     freezeClock?: boolean;
   } = {},
