@@ -40,6 +40,24 @@ describe("forwardedHeaders", () => {
     expect(minted).not.toHaveProperty("Cookie");
   });
 
+  it("passes on a well-formed W3C traceparent and tracestate, and nothing malformed", () => {
+    const traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+    const context = new RouterContextProvider();
+    const traced = forwardedHeaders(
+      new Request("http://localhost/", { headers: { traceparent, tracestate: "vendor=abc" } }),
+      context,
+    );
+    expect(traced).toMatchObject({ traceparent, tracestate: "vendor=abc" });
+    const garbled = forwardedHeaders(
+      new Request("http://localhost/", {
+        headers: { traceparent: "00-not-a-trace-01", tracestate: "vendor=abc" },
+      }),
+      context,
+    );
+    expect(garbled).not.toHaveProperty("traceparent");
+    expect(garbled).not.toHaveProperty("tracestate");
+  });
+
   it("sends the page's locale as Accept-Language, so the courier writes in that language", () => {
     const request = new Request("http://localhost/es/recovery", {
       headers: { "accept-language": "en-US,en;q=0.9" },

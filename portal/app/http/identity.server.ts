@@ -9,13 +9,19 @@ import { requestInfoContext } from "./request-context.ts";
 import { sessionEntropy, sessionEntropyName } from "./session-entropy.server.ts";
 
 const correlationIdPattern = /^[\w.:-]{1,128}$/;
+// W3C Trace Context: version-traceid-parentid-flags, lower-case hex; tracestate is list-members
+// of printable characters, at most 512 of them (what the spec says a vendor may cut it to).
+const traceparentPattern = /^[\da-f]{2}-[\da-f]{32}-[\da-f]{16}-[\da-f]{2}$/;
+const tracestatePattern = /^[\x20-\x7e]{1,512}$/;
 
 /**
  * Headers a loader or action forwards to the identity service so that it sees the browser:
  * its cookies (CSRF + session), its User-Agent and address, and the request's correlation id.
  * The browser's fingerprint goes as x-session-entropy (trusted devices are bound to it).
  * The page's locale goes as Accept-Language: the courier writes recovery and verification
- * messages in the language of the request that created the flow.
+ * messages in the language of the request that created the flow. A well-formed W3C `traceparent`
+ * (and `tracestate`) goes on as it came, so the identity service's spans join the caller's trace
+ * (the /api/kratos proxy passes the browser's headers on as they are).
  */
 export function forwardedHeaders(
   request: Request,
@@ -34,6 +40,12 @@ export function forwardedHeaders(
   const entropy = sessionEntropy(request);
   if (entropy) headers[sessionEntropyName] = entropy;
   if (locale) headers["Accept-Language"] = locale;
+  const traceparent = request.headers.get("traceparent");
+  if (traceparent !== null && traceparentPattern.test(traceparent)) {
+    headers.traceparent = traceparent;
+    const tracestate = request.headers.get("tracestate");
+    if (tracestate !== null && tracestatePattern.test(tracestate)) headers.tracestate = tracestate;
+  }
   return headers;
 }
 
