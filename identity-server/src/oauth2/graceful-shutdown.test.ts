@@ -1,5 +1,6 @@
 import { once } from "node:events";
 import { mkdtempSync, rmSync } from "node:fs";
+import { get, type IncomingMessage } from "node:http";
 import { connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -38,8 +39,15 @@ async function readUntil(socket: Socket, done: (text: string) => boolean): Promi
   });
 }
 
+/**
+ * GET /health/ready on a connection of its own: a pooled keep-alive connection may be the idle
+ * one the drain is closing just then (a balancer retries that; the test should not have to).
+ */
 async function readyStatus(url: string): Promise<number> {
-  return (await fetch(`${url}/health/ready`)).status;
+  const request = get(`${url}/health/ready`, { agent: false });
+  const [response] = (await once(request, "response")) as [IncomingMessage];
+  response.resume();
+  return response.statusCode ?? 0;
 }
 
 /** Polls readiness (each answer is a round trip; no timer) until it is 503, at most 200 times. */
