@@ -15,8 +15,11 @@ export interface IdentityMetrics {
   request(listener: Listener, method: string, route: string, status: number, seconds: number): void;
   /** A sign-in attempt that reached a method's check: `success` or `failure`. */
   login(method: string, result: "success" | "failure"): void;
-  /** A submission a rate limit refused: too many wrong `attempts`, or too many `codes` sent. */
-  rateLimited(limit: "attempts" | "codes"): void;
+  /**
+   * A submission a rate limit refused: too many wrong `attempts` (passwords, second factors), too
+   * many `codes` sent, too many failed OAuth2 client secrets (`client_auth`).
+   */
+  rateLimited(limit: "attempts" | "codes" | "client_auth"): void;
 }
 
 export type Listener = "public" | "admin" | "oauth2-public" | "oauth2-admin";
@@ -48,7 +51,7 @@ export function createIdentityMetrics(): IdentityMetrics {
   });
   const rateLimited = new Counter({
     name: "identity_rate_limit_refusals_total",
-    help: "Submissions refused by a rate limit: too many wrong passwords or second factors (`attempts`), too many codes to one address or from one IP (`codes`).",
+    help: "Submissions refused by a rate limit: too many wrong passwords or second factors (`attempts`), too many codes to one address or from one IP (`codes`), too many failed OAuth2 client secrets (`client_auth`).",
     labelNames: ["limit"],
     registers: [registry],
   });

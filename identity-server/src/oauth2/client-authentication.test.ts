@@ -4,6 +4,7 @@ import {
   startOAuth2TestService,
   type OAuth2TestService,
 } from "./test-support/oauth2-test-service.ts";
+import { parsePrometheusText, sampleValue } from "../test-support/prometheus-text.ts";
 import { introspect, registerClient, type RegisteredClient } from "./test-support/portal-role.ts";
 
 // Client authentication at the token and revocation endpoints, where fosite (Hydra) is stricter
@@ -164,6 +165,14 @@ describe("revoking a token of another client", () => {
   });
 });
 
+/** identity_rate_limit_refusals_total{limit="client_auth"} as the admin listener reports it. */
+async function clientAuthRefusals(service: OAuth2TestService): Promise<number> {
+  const text = await (await fetch(`${service.adminUrl}/admin/metrics/prometheus`)).text();
+  return sampleValue(parsePrometheusText(text), "identity_rate_limit_refusals_total", {
+    limit: "client_auth",
+  });
+}
+
 describe("the budget of hashed secret checks per client", () => {
   let service: OAuth2TestService;
   beforeAll(async () => {
@@ -185,6 +194,7 @@ describe("the budget of hashed secret checks per client", () => {
     }
 
     const before = hashedChecks();
+    const refusalsBefore = await clientAuthRefusals(service);
     const limited = await call(service, "/oauth2/token", grant, wrong);
     expect(limited.status).toBe(429);
     expect(limited.body).toEqual({
@@ -197,6 +207,8 @@ describe("the budget of hashed secret checks per client", () => {
     // The right secret cannot be told from a guess without hashing it: refused as well.
     const right = await call(service, "/oauth2/token", grant, { client, via: "basic" });
     expect(right.status).toBe(429);
+    // Both refusals are counted on the admin listener's metrics.
+    expect((await clientAuthRefusals(service)) - refusalsBefore).toBe(2);
     const revocation = await call(service, "/oauth2/revoke", { token: "x" }, wrong);
     expect(revocation.status).toBe(429);
     expect(hashedChecks()).toBe(before);

@@ -200,6 +200,8 @@ export async function startOAuth2Service(
   try {
     const publicAddress = await listen(publicServer, options.publicHost, config.publicPort);
     const issuer = config.issuer ?? `http://localhost:${publicAddress.port}`;
+    const clientAuthLimits = new ClientAuthLimits(config.clientAuthLimits, () => now().getTime());
+    clientAuthLimits.onRefused = () => metrics.rateLimited("client_auth");
     const providerHolder = new ProviderHolder(
       {
         config,
@@ -209,7 +211,7 @@ export async function startOAuth2Service(
         issuer,
         keys,
         cookieKeys: [deriveKey(options.secret, "cookie keys").toString("base64url")],
-        clientAuthLimits: new ClientAuthLimits(config.clientAuthLimits, () => now().getTime()),
+        clientAuthLimits,
         endIdentityProviderSessions,
       },
       await allClientScopes(db),

@@ -27,6 +27,8 @@ export class ClientAuthLimits {
   readonly #perIp: SlidingWindowLimiter;
   readonly #known: KnownClientAddresses;
   readonly #now: () => number;
+  /** Told of every refused check (the metrics' rate-limit refusals). */
+  onRefused: (() => void) | undefined;
 
   constructor(rules: ClientAuthLimitRules, now: () => number, knownAddresses?: number) {
     this.#perClient = new SlidingWindowLimiter(rules.perClient, now);
@@ -51,7 +53,10 @@ export class ClientAuthLimits {
     const waits = limiters
       .map(([limiter, key]) => limiter.check(key))
       .flatMap((check: LimitCheck) => (check.limited ? [check.retryAfterMs] : []));
-    if (waits.length > 0) return Math.max(...waits);
+    if (waits.length > 0) {
+      this.onRefused?.();
+      return Math.max(...waits);
+    }
     for (const [limiter, key] of limiters) limiter.hit(key);
     return undefined;
   }
