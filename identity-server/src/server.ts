@@ -36,7 +36,11 @@ import { SessionTokenizer } from "./session/tokenizer.ts";
 import { registerWhoamiRoute } from "./session/whoami.ts";
 import { openDatabase } from "./store/database.ts";
 import { startCleanupSchedule } from "./operations/cleanup.ts";
-import { createIdentityMetrics, observeCourier } from "./metrics/identity-metrics.ts";
+import {
+  createIdentityMetrics,
+  observeCourier,
+  observeDatabase,
+} from "./metrics/identity-metrics.ts";
 import { registerMetricsRoutes, registerRequestMetrics } from "./metrics/metrics-routes.ts";
 import { startTracing } from "./tracing/tracing.ts";
 import { traceFastify } from "./tracing/tracing-hooks.ts";
@@ -103,6 +107,7 @@ export async function startIdentityServer(
   // One registry for everything this server runs, its OAuth2 service included.
   const metrics = createIdentityMetrics();
   observeCourier(metrics, courier, db);
+  observeDatabase(metrics, db);
   let shuttingDown = false;
   const ctx: ServerContext = {
     config,

@@ -1,6 +1,7 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import { sql, type Kysely } from "kysely";
 import type { Courier } from "../courier/courier.ts";
+import { onDatabaseBusy } from "../store/database.ts";
 import type { Database } from "../store/schema.ts";
 
 /**
@@ -127,4 +128,14 @@ export function observeCourier(
       outcome: message.status === "abandoned" ? "abandoned" : "retry",
     });
   });
+}
+
+/** Statements that failed because another connection held the database past the busy timeout. */
+export function observeDatabase(metrics: IdentityMetrics, db: Kysely<Database>): void {
+  const busy = new Counter({
+    name: "identity_database_busy_total",
+    help: "Statements that found the SQLite database locked by another connection past its busy timeout (SQLITE_BUSY); SQLite itself retried them until then.",
+    registers: [metrics.registry],
+  });
+  onDatabaseBusy(db, () => busy.inc());
 }

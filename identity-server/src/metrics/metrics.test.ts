@@ -1,7 +1,10 @@
 import { once } from "node:events";
+import path from "node:path";
+import { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { failureOf, registerNative, strongPassword } from "../test-support/flow-helpers.ts";
 import { parsePrometheusText, sampleValue, type Sample } from "../test-support/prometheus-text.ts";
+import { databaseFileName } from "../store/database.ts";
 import { startTestServer, type TestServer } from "../test-support/test-server.ts";
 
 let ts: TestServer;
@@ -121,6 +124,30 @@ describe("Prometheus metrics on the admin listeners", () => {
     // The identity server's own numbers are in the same registry.
     expect(sampleValue(samples, "identity_login_attempts_total")).toBeGreaterThan(0);
   });
+
+  it("counts statements that found the database locked by another process (SQLITE_BUSY)", async () => {
+    const before = await scrape(`${ts.adminUrl}/metrics/prometheus`);
+    // Another connection (as another process would) holds the write lock.
+    const other = new DatabaseSync(path.join(ts.dataDir, databaseFileName));
+    other.exec("BEGIN IMMEDIATE");
+    try {
+      // The write waits out the busy timeout (5 s), then fails.
+      const created = await fetch(`${ts.adminUrl}/admin/identities`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ schema_id: "default", traits: { email: "busy@example.com" } }),
+      });
+      expect(created.status).toBe(500);
+    } finally {
+      other.exec("ROLLBACK");
+      other.close();
+    }
+    const after = await scrape(`${ts.adminUrl}/metrics/prometheus`);
+    const delta =
+      sampleValue(after, "identity_database_busy_total") -
+      sampleValue(before, "identity_database_busy_total");
+    expect(delta).toBeGreaterThanOrEqual(1);
+  }, 30_000);
 
   it("is not served on the public listeners", async () => {
     expect((await fetch(`${ts.publicUrl}/metrics/prometheus`)).status).toBe(404);

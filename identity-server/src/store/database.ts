@@ -66,6 +66,18 @@ export function tableWrittenBy(text: string): string | undefined {
 }
 
 const writeCountsOf = new WeakMap<object, WriteCounts>();
+const busyListenersOf = new WeakMap<object, Set<() => void>>();
+
+/** SQLITE_BUSY and its extended codes: the database stayed locked past the busy timeout. */
+function isBusyError(error: unknown): boolean {
+  const code = (error as { errcode?: unknown } | undefined)?.errcode;
+  return typeof code === "number" && (code & 0xff) === 5;
+}
+
+/** Calls `listener` whenever a statement of `db` fails with SQLITE_BUSY (the metrics count them). */
+export function onDatabaseBusy(db: Kysely<Database>, listener: () => void): void {
+  busyListenersOf.get(db)?.add(listener);
+}
 
 /** The write counts of a database opened by `openDatabase`. */
 export function writeCounts(db: Kysely<Database>): WriteCounts {
@@ -170,10 +182,17 @@ export async function openDatabase(dataDir: string): Promise<Kysely<Database>> {
   file.exec("PRAGMA foreign_keys = ON");
   file.exec("PRAGMA busy_timeout = 5000");
   const counts = new WriteCounts(file);
+  const busyListeners = new Set<() => void>();
   const db = new Kysely<Database>({
     dialect: new SqliteDialect({ database: nodeSqliteAdapter(file, counts) }),
+    log: (event) => {
+      if (event.level === "error" && isBusyError(event.error)) {
+        for (const listener of busyListeners) listener();
+      }
+    },
   });
   writeCountsOf.set(db, counts);
+  busyListenersOf.set(db, busyListeners);
   await migrate(db);
   return db;
 }
