@@ -4,6 +4,7 @@ import type { IdentityServerConfig } from "./config/config.ts";
 import type { Courier } from "./courier/courier.ts";
 import type { CookieSettings } from "./http/cookies.ts";
 import type { ReturnToPolicy } from "./http/return-to.ts";
+import type { Secrets } from "./secret.ts";
 import type { IdentitySchema } from "./identity/identity-schema.ts";
 import type { IdentityMetrics } from "./metrics/identity-metrics.ts";
 import type { OAuth2LoginRequests } from "./oauth2/oauth2-service.ts";
@@ -17,8 +18,10 @@ export interface ServerContext {
   schema: IdentitySchema;
   cookies: CookieSettings;
   returnToPolicy: ReturnToPolicy;
-  /** The server secret (configured or generated once); one-time codes are stored as HMACs under it. */
+  /** The current server secret (the first of `secrets`): new one-time codes are HMACs under it. */
   secret: string;
+  /** Every accepted secret, newest first: codes and backup codes made under any of them still match. */
+  secrets: Secrets;
   /** Queues e-mails and text messages inside the caller's transaction. */
   courier: Courier;
   logger: Logger;

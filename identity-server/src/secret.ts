@@ -2,9 +2,23 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
-/** The configured secret, or one generated on first start and kept in the data dir (mode 0600). */
-export function loadOrCreateSecret(dataDir: string, configured: string | undefined): string {
-  if (configured) return configured;
+/**
+ * The server secrets, newest first: the first signs cookies, HMACs new codes and seals keys; all of
+ * them verify and open what older ones made (see config/secrets-config.ts).
+ */
+export type Secrets = readonly [string, ...string[]];
+
+/** The configured secrets, or one generated on first start and kept in the data dir (mode 0600). */
+export function loadOrCreateSecrets(
+  dataDir: string,
+  configured: readonly string[] | undefined,
+): Secrets {
+  const [first, ...rest] = configured ?? [];
+  if (first !== undefined) return [first, ...rest];
+  return [loadOrCreateGenerated(dataDir)];
+}
+
+function loadOrCreateGenerated(dataDir: string): string {
   const file = path.join(dataDir, "secret");
   try {
     return readFileSync(file, "utf8").trim();

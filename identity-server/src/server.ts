@@ -29,7 +29,7 @@ import { registerCsrfCookieHook } from "./http/csrf-cookie-hook.ts";
 import { registerVersionRoutes } from "./http/version-routes.ts";
 import { IdentitySchema } from "./identity/identity-schema.ts";
 import { registerSchemaRoutes } from "./identity/schema-routes.ts";
-import { loadOrCreateSecret } from "./secret.ts";
+import { loadOrCreateSecrets } from "./secret.ts";
 import { registerSessionsRoutes } from "./session/sessions-routes.ts";
 import { registerTokenExchangeRoute } from "./session/token-exchange.ts";
 import { SessionTokenizer } from "./session/tokenizer.ts";
@@ -92,7 +92,7 @@ export async function startIdentityServer(
   );
   const db = await openDatabase(config.dataDir);
   const now = options.now ?? (() => new Date());
-  const secret = loadOrCreateSecret(config.dataDir, config.secret);
+  const secrets = loadOrCreateSecrets(config.dataDir, config.secrets);
   const courier = new Courier({
     config: config.courier,
     db,
@@ -113,13 +113,14 @@ export async function startIdentityServer(
     config,
     db,
     schema: IdentitySchema.load(config.schemaPath),
-    cookies: cookieSettings(config.publicBaseUrl, secret),
+    cookies: cookieSettings(config.publicBaseUrl, secrets),
     returnToPolicy: {
       defaultReturnUrl: config.defaultReturnUrl,
       allowedReturnUrls: config.allowedReturnUrls,
       publicBaseUrl: config.publicBaseUrl,
     },
-    secret,
+    secret: secrets[0],
+    secrets,
     courier,
     sessionTokenizer,
     logger,
@@ -196,7 +197,7 @@ export async function startIdentityServer(
     if (options.courierAutoDispatch !== false) await courier.start();
     oauth2 = await startOAuth2WithIdentityServer(config, {
       db,
-      secret,
+      secrets,
       logger,
       now,
       metrics,

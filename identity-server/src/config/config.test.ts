@@ -16,7 +16,7 @@ describe("loadConfig", () => {
       passwordMinLength: 12,
       sessionLifespanMs: 24 * 3_600_000,
       flowLifespanMs: 3_600_000,
-      secret: undefined,
+      secrets: undefined,
       logLevel: "info",
     });
     expect(config.schemaPath).toMatch(/identity-server[/\\]identity\.schema\.json$/);

@@ -10,6 +10,7 @@ import {
 } from "./tokenizer-config.ts";
 import { checkListenerEnv, listenerConfigFrom, listenerEnvShape } from "./listener-config.ts";
 import { cleanupConfigFrom, cleanupEnvShape, type CleanupConfig } from "./cleanup-config.ts";
+import { checkSecretsEnv, secretsEnvShape, secretsFrom } from "./secrets-config.ts";
 import { checkCorsEnv, corsEnvShape, identityCorsConfigFrom } from "./cors-config.ts";
 import { trustedProxiesEnvShape } from "./trusted-proxies-config.ts";
 import { shutdownEnvShape } from "./shutdown-config.ts";
@@ -40,7 +41,8 @@ export interface IdentityServerConfig {
   passwordContextWords: string[];
   sessionLifespanMs: number;
   flowLifespanMs: number;
-  secret: string | undefined;
+  /** IDENTITY_SECRETS (or the deprecated IDENTITY_SECRET), newest first; undefined: generated. */
+  secrets: readonly string[] | undefined;
   logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
   /** How long a recovery or verification code stays usable. */
   codeLifespanMs: number;
@@ -161,7 +163,6 @@ const envSchema = z.object({
     .transform(commaList),
   IDENTITY_SESSION_LIFESPAN: positiveDuration.default(24 * 3_600_000),
   IDENTITY_FLOW_LIFESPAN: positiveDuration.default(3_600_000),
-  IDENTITY_SECRET: z.string().min(32, "must be at least 32 characters long").optional(),
   IDENTITY_LOG_LEVEL: z
     .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"])
     .default("info"),
@@ -195,6 +196,7 @@ const envSchema = z.object({
   ...rateLimitEnvShape,
   ...listenerEnvShape,
   ...cleanupEnvShape,
+  ...secretsEnvShape,
   ...corsEnvShape,
   ...trustedProxiesEnvShape,
   ...shutdownEnvShape,
@@ -238,6 +240,7 @@ export function loadConfig(env: Record<string, string | undefined>): IdentitySer
     .superRefine(checkListenerEnv)
     .superRefine(checkCorsEnv)
     .superRefine(checkStrictModeEnv)
+    .superRefine(checkSecretsEnv)
     .safeParse(present);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => {
@@ -265,7 +268,7 @@ export function loadConfig(env: Record<string, string | undefined>): IdentitySer
     ],
     sessionLifespanMs: e.IDENTITY_SESSION_LIFESPAN,
     flowLifespanMs: e.IDENTITY_FLOW_LIFESPAN,
-    secret: e.IDENTITY_SECRET,
+    secrets: secretsFrom(e),
     logLevel: e.IDENTITY_LOG_LEVEL,
     codeLifespanMs: e.IDENTITY_CODE_LIFESPAN,
     codeMaxSubmissions: e.IDENTITY_CODE_MAX_SUBMISSIONS,

@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
+import type { Secrets } from "../secret.ts";
 import { csrfCookieName } from "./csrf.ts";
 
 export const sessionCookieName = "ory_kratos_session";
@@ -7,15 +8,19 @@ export const sessionCookieName = "ory_kratos_session";
 export interface CookieSettings {
   csrfCookieName: string;
   secure: boolean;
+  /** New cookies are signed with this one (the first of `secrets`). */
   secret: string;
+  /** A cookie signed with any of these is accepted (secret rotation). */
+  secrets: Secrets;
 }
 
-export function cookieSettings(publicBaseUrl: string, secret: string): CookieSettings {
+export function cookieSettings(publicBaseUrl: string, secrets: Secrets): CookieSettings {
   return {
     csrfCookieName: csrfCookieName(publicBaseUrl),
     // Browsers drop Secure cookies on plain http, so only flag them when the public URL is https.
     secure: new URL(publicBaseUrl).protocol === "https:",
-    secret,
+    secret: secrets[0],
+    secrets,
   };
 }
 
@@ -28,12 +33,19 @@ export function signCookieValue(secret: string, value: string): string {
   return `${value}.${signature(secret, value)}`;
 }
 
-export function unsignCookieValue(secret: string, signed: string | undefined): string | undefined {
+/** The signed value, when its signature is under one of `secrets` (the current or an older one). */
+export function unsignCookieValue(
+  secrets: readonly string[],
+  signed: string | undefined,
+): string | undefined {
   if (!signed) return undefined;
   const dot = signed.lastIndexOf(".");
   if (dot <= 0) return undefined;
   const value = signed.slice(0, dot);
   const given = Buffer.from(signed.slice(dot + 1));
-  const expected = Buffer.from(signature(secret, value));
-  return given.length === expected.length && timingSafeEqual(given, expected) ? value : undefined;
+  const holds = (secret: string) => {
+    const expected = Buffer.from(signature(secret, value));
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  };
+  return secrets.some(holds) ? value : undefined;
 }

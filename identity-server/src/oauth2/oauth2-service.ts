@@ -22,6 +22,7 @@ import { traceFastify, traceNodeListener } from "../tracing/tracing-hooks.ts";
 import { createIdentityMetrics, type IdentityMetrics } from "../metrics/identity-metrics.ts";
 import { registerMetricsRoutes, registerRequestMetrics } from "../metrics/metrics-routes.ts";
 import { countNodeRequests, oauth2PublicRoute } from "../metrics/node-listener-metrics.ts";
+import type { Secrets } from "../secret.ts";
 import type { Database } from "../store/schema.ts";
 import { createAdminApp } from "./admin/admin-app.ts";
 import type { AdminDeps } from "./admin/admin-deps.ts";
@@ -62,8 +63,11 @@ export interface OAuth2ServiceOptions {
   publicHost: string;
   /** The identity server's database handle; the service adds its own tables to it. */
   db: Kysely<Database>;
-  /** The server secret: signing keys are sealed and cookies signed with keys derived from it. */
-  secret: string;
+  /**
+   * The server secrets, newest first: signing keys are sealed and cookies signed with keys derived
+   * from the first; the others still open keys and verify cookies made before a rotation.
+   */
+  secrets: Secrets;
   logger: Logger;
   now?: () => Date;
   /**
@@ -143,7 +147,7 @@ export async function startOAuth2Service(
   const endIdentityProviderSessions =
     options.endIdentityProviderSessions ?? (() => Promise.resolve());
   await migrateOAuth2(db, now);
-  const keys = await loadOrCreateSigningKeys(db, options.secret, now);
+  const keys = await loadOrCreateSigningKeys(db, options.secrets, now, logger);
 
   let holder: ProviderHolder | undefined;
   const listenerLimits = options.listener ?? defaultListenerLimits;
@@ -210,7 +214,10 @@ export async function startOAuth2Service(
         logger: logger.child({ component: "oauth2-provider" }),
         issuer,
         keys,
-        cookieKeys: [deriveKey(options.secret, "cookie keys").toString("base64url")],
+        // oidc-provider (keygrip) signs with the first key and accepts any of them.
+        cookieKeys: options.secrets.map((secret) =>
+          deriveKey(secret, "cookie keys").toString("base64url"),
+        ),
         clientAuthLimits,
         endIdentityProviderSessions,
       },

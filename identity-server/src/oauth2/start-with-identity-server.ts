@@ -3,13 +3,14 @@ import type { Logger } from "pino";
 import type { IdentityServerConfig } from "../config/config.ts";
 import type { IdentityMetrics } from "../metrics/identity-metrics.ts";
 import type { Tracing } from "../tracing/tracing.ts";
+import type { Secrets } from "../secret.ts";
 import { revokeSession } from "../store/sessions.ts";
 import type { Database } from "../store/schema.ts";
 import { startOAuth2Service, type RunningOAuth2Service } from "./oauth2-service.ts";
 
 export interface IdentityServerParts {
   db: Kysely<Database>;
-  secret: string;
+  secrets: Secrets;
   logger: Logger;
   now: () => Date;
   metrics: IdentityMetrics;
@@ -33,7 +34,7 @@ export async function startOAuth2WithIdentityServer(
     trustedProxies: config.trustedProxies,
     shutdownGraceMs: config.shutdownGraceMs,
     db: parts.db,
-    secret: parts.secret,
+    secrets: parts.secrets,
     logger: parts.logger.child({ component: "oauth2" }),
     now: parts.now,
     metrics: parts.metrics,

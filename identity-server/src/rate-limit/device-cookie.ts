@@ -77,10 +77,13 @@ function parseEntries(request: FastifyRequest): DeviceEntry[] {
   return entries;
 }
 
-function signatureHolds(secret: string, entry: DeviceEntry, version: string): boolean {
-  const expected = Buffer.from(mac(secret, entry.identityId, entry.nonce, version));
+/** Signed under any of the secrets: a rotation does not make every known browser a stranger. */
+function signatureHolds(secrets: readonly string[], entry: DeviceEntry, version: string): boolean {
   const actual = Buffer.from(entry.given);
-  return actual.length === expected.length && timingSafeEqual(actual, expected);
+  return secrets.some((secret) => {
+    const expected = Buffer.from(mac(secret, entry.identityId, entry.nonce, version));
+    return actual.length === expected.length && timingSafeEqual(actual, expected);
+  });
 }
 
 /**
@@ -97,7 +100,7 @@ export function deviceKeyFor(
 ): string | undefined {
   const version = passwordVersionOf(credential.config.hashed_password);
   const entry = parseEntries(request).find((e) => e.identityId === identityId);
-  return entry && signatureHolds(cookies.secret, entry, version)
+  return entry && signatureHolds(cookies.secrets, entry, version)
     ? budgetKeyOf(identityId)
     : undefined;
 }
@@ -131,7 +134,7 @@ export async function deviceKeysOf(
   );
   return new Map(
     entries
-      .filter((e) => signatureHolds(cookies.secret, e, versions.get(e.identityId) ?? "none"))
+      .filter((e) => signatureHolds(cookies.secrets, e, versions.get(e.identityId) ?? "none"))
       .map((e) => [e.identityId, budgetKeyOf(e.identityId)]),
   );
 }

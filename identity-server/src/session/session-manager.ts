@@ -29,7 +29,7 @@ export function extractSessionToken(
 ): string | undefined {
   const header = request.headers["x-session-token"];
   if (typeof header === "string" && header !== "") return header;
-  const fromCookie = unsignCookieValue(ctx.cookies.secret, request.cookies[sessionCookieName]);
+  const fromCookie = unsignCookieValue(ctx.cookies.secrets, request.cookies[sessionCookieName]);
   if (fromCookie) return fromCookie;
   const authorization = request.headers.authorization ?? "";
   const match = /^bearer\s+(.+)$/i.exec(authorization);

@@ -33,9 +33,10 @@ export async function useOneTimeCode(
   flow.submitCount = await incrementSubmitCount(ctx.db, flow.id);
   if (flow.submitCount > ctx.config.codeMaxSubmissions) throw codeSubmittedTooOften();
 
-  const hmac = hmacCode(ctx.secret, submitted);
+  // A code sent before a secret rotation is an HMAC under an older secret: every one is tried.
+  const hmacs = ctx.secrets.map((secret) => hmacCode(secret, submitted));
   const codes = await codesOfFlow(ctx.db, flow.id, kind);
-  const match = codes.find((code) => sameHmac(code.hmac, hmac));
+  const match = codes.find((code) => hmacs.some((hmac) => sameHmac(code.hmac, hmac)));
   const now = ctx.now();
   if (!match || match.expiresAt < now) throw new CodeNotFoundError();
   if (match.usedAt) throw codeAlreadyUsed();

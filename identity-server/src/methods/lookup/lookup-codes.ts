@@ -35,12 +35,15 @@ export function hashLookupCode(secret: string, code: string): string {
   return hmacCode(secret, `lookup_secret:${code.trim().toLowerCase()}`);
 }
 
-/** The stored entry the typed code belongs to, if any. */
+/**
+ * The stored entry the typed code belongs to, if any. Codes made before a secret rotation are
+ * HMACs under an older secret, so each of `secrets` is tried.
+ */
 export function findLookupCode(
-  secret: string,
+  secrets: readonly string[],
   codes: readonly StoredLookupCode[],
   typed: string,
 ): StoredLookupCode | undefined {
-  const hash = hashLookupCode(secret, typed);
-  return codes.find((stored) => sameHmac(stored.code, hash));
+  const hashes = secrets.map((secret) => hashLookupCode(secret, typed));
+  return codes.find((stored) => hashes.some((hash) => sameHmac(stored.code, hash)));
 }

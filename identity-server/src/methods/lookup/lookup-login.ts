@@ -30,7 +30,7 @@ export const lookupLoginStrategy = typedCodeStrategy({
       const credential = current ? credentialOf(current, "lookup_secret") : undefined;
       if (!current || !credential) throw ValidationError.of("", uiText(4000014));
       const codes = lookupCodesOf(current);
-      const match = findLookupCode(ctx.secret, codes, typed);
+      const match = findLookupCode(ctx.secrets, codes, typed);
       if (!match || match.used_at) {
         recordWrongSecondFactor(ctx, identity.id);
         throw ValidationError.of("", uiText(match ? 4000012 : 4000016));

@@ -1,5 +1,6 @@
 import { generateKeyPair, type JsonWebKey, type KeyObject } from "node:crypto";
 import { promisify } from "node:util";
+import type { Logger } from "pino";
 import type { OAuth2Db } from "../store/oauth2-tables.ts";
 import { deriveKey, seal, unseal } from "./derived-keys.ts";
 import { randomId } from "./random.ts";
@@ -22,27 +23,65 @@ async function generate(alg: "RS256" | "ES256"): Promise<PrivateJwk> {
   return { ...privateKey.export({ format: "jwk" }), kid: randomId(12), alg, use: "sig" };
 }
 
+/** The key that seals signing keys, derived from one server secret. */
+export function sealingKeyOf(secret: string): Buffer {
+  return deriveKey(secret, "signing keys");
+}
+
+/** The row opened with the first of `keys` that fits, and that key's position; undefined: none. */
+function openWithAny(
+  keys: readonly Buffer[],
+  sealed: string,
+): { jwk: PrivateJwk; by: number } | undefined {
+  for (const [by, key] of keys.entries()) {
+    try {
+      return { jwk: JSON.parse(unseal(key, sealed)) as PrivateJwk, by };
+    } catch {
+      // Sealed under another secret (or damaged): try the next one.
+    }
+  }
+  return undefined;
+}
+
 /**
  * The provider's signing keys: RS256 first (the default ID token algorithm, as in Hydra), then
  * ES256. Generated once and kept sealed in the database, so tokens stay verifiable across
- * restarts. They are sealed with a key derived from the server secret: a changed secret is a
- * start-up error rather than a silent key change.
+ * restarts. They are sealed with a key derived from the first server secret and opened with any
+ * of them; a key opened with an older secret is sealed again with the first, so the older secret
+ * can be dropped at the next start. None of the secrets opening them is a start-up error rather
+ * than a silent key change.
  */
 export async function loadOrCreateSigningKeys(
   db: OAuth2Db,
-  secret: string,
+  secrets: readonly [string, ...string[]],
   now: () => Date,
+  logger?: Logger,
 ): Promise<PrivateJwk[]> {
-  const key = deriveKey(secret, "signing keys");
+  const sealingKeys = secrets.map(sealingKeyOf);
+  const key = sealingKeys[0] as Buffer;
   const rows = await db.selectFrom("oauth2_signing_keys").selectAll().orderBy("position").execute();
   if (rows.length > 0) {
-    try {
-      return rows.map((row) => JSON.parse(unseal(key, row.sealed_jwk)) as PrivateJwk);
-    } catch {
+    const opened = rows.map((row) => ({ row, opened: openWithAny(sealingKeys, row.sealed_jwk) }));
+    if (opened.some((entry) => entry.opened === undefined)) {
       throw new Error(
-        "The OAuth2 signing keys cannot be opened: IDENTITY_SECRET differs from the one they were stored with.",
+        "The OAuth2 signing keys cannot be opened: none of IDENTITY_SECRETS is the secret they were stored with (keep the old secret in the list, after the new one).",
       );
     }
+    const resealed = opened.filter((entry) => entry.opened && entry.opened.by > 0);
+    for (const { row, opened: entry } of resealed) {
+      await db
+        .updateTable("oauth2_signing_keys")
+        .set({ sealed_jwk: seal(key, JSON.stringify(entry?.jwk)) })
+        .where("kid", "=", row.kid)
+        .execute();
+    }
+    if (resealed.length > 0) {
+      logger?.info(
+        { keys: resealed.length },
+        "OAuth2 signing keys opened with an older secret were sealed again with the first one.",
+      );
+    }
+    return opened.map((entry) => entry.opened?.jwk as PrivateJwk);
   }
   const keys = await Promise.all([generate("RS256"), generate("ES256")]);
   await db

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { pino } from "pino";
 import { loadConfig } from "../../config/config.ts";
-import { loadOrCreateSecret } from "../../secret.ts";
+import { loadOrCreateSecrets } from "../../secret.ts";
 import { openDatabase } from "../../store/database.ts";
 import { startOAuth2Service, type RunningOAuth2Service } from "../oauth2-service.ts";
 import { Browser } from "./browser.ts";
@@ -78,7 +78,7 @@ export async function startOAuth2TestService(
       config: config.oauth2,
       publicHost: config.publicHost,
       db,
-      secret: loadOrCreateSecret(dataDir, config.secret),
+      secrets: loadOrCreateSecrets(dataDir, config.secrets),
       logger: pino({ level: "silent" }),
       now: () => new Date(Date.now() + offset),
       endIdentityProviderSessions: (ids) => {
