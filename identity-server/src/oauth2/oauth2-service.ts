@@ -31,6 +31,7 @@ import { registerRequestRoutes } from "./admin/request-routes.ts";
 import { registerSessionRoutes } from "./admin/session-routes.ts";
 import { registerTokenRoutes } from "./admin/token-routes.ts";
 import { registerTrustRoutes } from "./admin/trust-routes.ts";
+import { registerKeyRoutes } from "./admin/key-routes.ts";
 import { deleteConsentSessionsOfClient } from "./challenges/consent-sessions.ts";
 import {
   acceptLoginRequest,
@@ -45,6 +46,7 @@ import { allClientScopes } from "./clients/client-store.ts";
 import { upsertSeedClient, type ClientServiceDeps } from "./clients/client-service.ts";
 import { deriveKey } from "./crypto/derived-keys.ts";
 import { loadOrCreateSigningKeys } from "./crypto/signing-keys.ts";
+import { SigningKeyRing } from "./crypto/signing-key-ring.ts";
 import { answerPublicHealth, registerAdminHealthRoutes } from "./health.ts";
 import { HydraError, invalidClientMetadata, invalidRedirectUri } from "./hydra-error.ts";
 import type { OAuth2Config } from "./oauth2-config.ts";
@@ -224,6 +226,10 @@ export async function startOAuth2Service(
       await allClientScopes(db),
     );
     holder = providerHolder;
+    const keyRing = new SigningKeyRing(
+      { db, secret: options.secrets[0], now, changed: (next) => providerHolder.replaceKeys(next) },
+      keys,
+    );
 
     const clients: ClientServiceDeps = {
       db,
@@ -272,6 +278,7 @@ export async function startOAuth2Service(
     registerSessionRoutes(adminApp, deps);
     registerTokenRoutes(adminApp, deps);
     registerTrustRoutes(adminApp, deps);
+    registerKeyRoutes(adminApp, keyRing, issuer);
     await adminApp.listen({ host: "127.0.0.1", port: config.adminPort });
     const adminAddress = adminApp.server.address() as AddressInfo;
 

@@ -13,14 +13,57 @@ export interface PrivateJwk extends JsonWebKey {
 
 const generatePair = promisify(generateKeyPair);
 
+/** The signing algorithms a key can be generated for (Hydra's asymmetric ones). */
+export const generatedAlgorithms = ["RS256", "ES256", "ES512"] as const;
+export type GeneratedAlgorithm = (typeof generatedAlgorithms)[number];
+
 /** Generated off the main thread: an RSA key takes long enough to stall requests otherwise. */
-async function generate(alg: "RS256" | "ES256"): Promise<PrivateJwk> {
+export async function generateSigningKey(
+  alg: GeneratedAlgorithm,
+  kid: string = randomId(12),
+): Promise<PrivateJwk> {
   const { privateKey } = (
     alg === "RS256"
       ? await generatePair("rsa", { modulusLength: 2048 })
-      : await generatePair("ec", { namedCurve: "P-256" })
+      : await generatePair("ec", { namedCurve: alg === "ES256" ? "P-256" : "P-521" })
   ) as { privateKey: KeyObject };
-  return { ...privateKey.export({ format: "jwk" }), kid: randomId(12), alg, use: "sig" };
+  return { ...privateKey.export({ format: "jwk" }), kid, alg, use: "sig" };
+}
+
+/**
+ * Stores a new key sealed with the first secret, ahead of every other key: oidc-provider signs with
+ * the first key of an algorithm, so the newest key signs new ID tokens while older ones still
+ * verify what they signed.
+ */
+export async function insertSigningKey(
+  db: OAuth2Db,
+  secret: string,
+  jwk: PrivateJwk,
+  now: Date,
+): Promise<void> {
+  const first = await db
+    .selectFrom("oauth2_signing_keys")
+    .select((eb) => eb.fn.min("position").as("position"))
+    .executeTakeFirst();
+  await db
+    .insertInto("oauth2_signing_keys")
+    .values({
+      kid: jwk.kid,
+      alg: jwk.alg,
+      sealed_jwk: seal(sealingKeyOf(secret), JSON.stringify(jwk)),
+      position: Number(first?.position ?? 0) - 1,
+      created_at: now.toISOString(),
+    })
+    .execute();
+}
+
+/** Removes one key; false when there was none with that id. */
+export async function deleteSigningKey(db: OAuth2Db, kid: string): Promise<boolean> {
+  const result = await db
+    .deleteFrom("oauth2_signing_keys")
+    .where("kid", "=", kid)
+    .executeTakeFirst();
+  return result.numDeletedRows > 0n;
 }
 
 /** The key that seals signing keys, derived from one server secret. */
@@ -83,7 +126,7 @@ export async function loadOrCreateSigningKeys(
     }
     return opened.map((entry) => entry.opened?.jwk as PrivateJwk);
   }
-  const keys = await Promise.all([generate("RS256"), generate("ES256")]);
+  const keys = await Promise.all([generateSigningKey("RS256"), generateSigningKey("ES256")]);
   await db
     .insertInto("oauth2_signing_keys")
     .values(

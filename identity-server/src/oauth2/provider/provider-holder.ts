@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type Provider from "oidc-provider";
+import type { PrivateJwk } from "../crypto/signing-keys.ts";
 import { buildProvider, type ProviderDeps } from "./build-provider.ts";
 
 /**
@@ -8,7 +9,7 @@ import { buildProvider, type ProviderDeps } from "./build-provider.ts";
  * replaces the old one (all state is in the database, so nothing is lost).
  */
 export class ProviderHolder {
-  readonly #deps: ProviderDeps;
+  #deps: ProviderDeps;
   readonly #scopes: Set<string>;
   #provider: Provider;
   #handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
@@ -26,6 +27,13 @@ export class ProviderHolder {
 
   handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     return this.#handle(req, res);
+  }
+
+  /** Rebuilds the provider with new signing keys (JWK admin API); newest first signs. */
+  replaceKeys(keys: PrivateJwk[]): void {
+    this.#deps = { ...this.#deps, keys };
+    this.#provider = buildProvider(this.#deps, this.#scopes);
+    this.#handle = this.#provider.callback();
   }
 
   /** Rebuilds the provider when any of the scopes is new to it. */
