@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from "node:crypto";
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from "jose";
 import type * as oidc from "openid-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -147,5 +148,40 @@ describe("the ID token signing keys (Hydra's JWK admin API)", () => {
       use: "sig",
     });
     expect((await publicJwks()).keys.map((k) => k.alg)).toContain("ES512");
+  });
+
+  it("imports a key the operator brings (PUT …/{kid}), which then signs, and shows its public half", async () => {
+    const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+    const jwk = privateKey.export({ format: "jwk" });
+    const imported = await service.admin("PUT", `${set}/imported-1`, {
+      json: { ...jwk, alg: "RS256", use: "sig" },
+    });
+    expect(imported.status).toBe(200);
+    expect(imported.body).toEqual({
+      ...publicKey.export({ format: "jwk" }),
+      kid: "imported-1",
+      alg: "RS256",
+      use: "sig",
+    });
+    expect((await listed())[0]?.kid).toBe("imported-1");
+    const token = await idToken();
+    expect(decodeProtectedHeader(token).kid).toBe("imported-1");
+    const own = createLocalJWKSet({
+      keys: [{ ...publicKey.export({ format: "jwk" }), kid: "imported-1", alg: "RS256" }],
+    });
+    await expect(jwtVerify(token, own)).resolves.toBeDefined();
+
+    const publicOnly = await service.admin("PUT", `${set}/imported-2`, {
+      json: { ...publicKey.export({ format: "jwk" }), alg: "RS256", use: "sig" },
+    });
+    expect(publicOnly.status).toBe(400);
+    const otherKid = await service.admin("PUT", `${set}/imported-3`, {
+      json: { ...jwk, kid: "not-3", alg: "RS256", use: "sig" },
+    });
+    expect(otherKid.status).toBe(400);
+    const wrongCurve = await service.admin("PUT", `${set}/imported-4`, {
+      json: { ...jwk, alg: "ES256", use: "sig" },
+    });
+    expect(wrongCurve.status).toBe(400);
   });
 });

@@ -2,6 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { idTokenKeySet, publicJwkOf, type SigningKeyRing } from "../crypto/signing-key-ring.ts";
 import { generatedAlgorithms, type GeneratedAlgorithm } from "../crypto/signing-keys.ts";
 import { conflict, HydraError, resourceNotFound } from "../hydra-error.ts";
+import { importedSigningKey } from "./imported-key.ts";
 import { jsonBody } from "./request-input.ts";
 
 const base = "/admin/keys";
@@ -11,6 +12,11 @@ type KeyParams = { Params: { set: string; kid: string } };
 
 /** Hydra's 400 for an algorithm it cannot generate (jwk.ErrUnsupportedKeyAlgorithm). */
 const unsupported = (description: string) => new HydraError(400, "Bad Request", description);
+
+const lastRs256 = () =>
+  unsupported(
+    "This is the last RS256 key: ID tokens are signed with RS256 unless a client asks otherwise. Create another RS256 key first.",
+  );
 
 /** Only the ID token set exists here; any other set is unknown, as an absent set is in Hydra. */
 function checkedSet(set: string): void {
@@ -36,8 +42,9 @@ function createBody(body: unknown): { alg: GeneratedAlgorithm; kid: string | und
 
 /**
  * Hydra's JSON Web Key admin API (jwk/handler.go) for the ID token signing keys: list, read,
- * generate and delete. Unlike Hydra, answers never carry private key material (Hydra returns the
- * private half of keys it generated in software); importing keys (PUT) is not offered.
+ * generate, import one key (PUT …/{kid}) and delete. Unlike Hydra, answers never carry private key
+ * material (Hydra returns the private half of keys it keeps in software); replacing or deleting the
+ * whole set is not offered.
  */
 export function registerKeyRoutes(
   app: FastifyInstance,
@@ -70,15 +77,19 @@ export function registerKeyRoutes(
     );
   });
 
+  app.put<KeyParams>(`${base}/:set/:kid`, async (request, reply) => {
+    checkedSet(request.params.set);
+    const key = importedSigningKey(jsonBody(request), request.params.kid);
+    const stored = await ring.put(key);
+    if (stored === "last-rs256") throw lastRs256();
+    return reply.send(publicJwkOf(stored));
+  });
+
   app.delete<KeyParams>(`${base}/:set/:kid`, async (request, reply) => {
     checkedSet(request.params.set);
     const outcome = await ring.remove(request.params.kid);
     if (outcome === "missing") throw resourceNotFound();
-    if (outcome === "last-rs256") {
-      throw unsupported(
-        "This is the last RS256 key: ID tokens are signed with RS256 unless a client asks otherwise. Create another RS256 key first.",
-      );
-    }
+    if (outcome === "last-rs256") throw lastRs256();
     return reply.code(204).send();
   });
 }

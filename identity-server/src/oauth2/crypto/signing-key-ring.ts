@@ -72,6 +72,25 @@ export class SigningKeyRing {
     });
   }
 
+  /**
+   * Stores a key brought by the operator (Hydra's setJsonWebKey): it replaces a key with the same
+   * id and becomes the newest, as Hydra deletes and inserts it. "last-rs256" when it would replace
+   * the last RS256 key by another algorithm.
+   */
+  put(jwk: PrivateJwk): Promise<PrivateJwk | "last-rs256"> {
+    return this.#serial(async () => {
+      const others = this.#keys.filter((k) => k.kid !== jwk.kid);
+      if (jwk.alg !== "RS256" && !others.some((k) => k.alg === "RS256")) return "last-rs256";
+      await this.#deps.db.transaction().execute(async (trx) => {
+        await deleteSigningKey(trx, jwk.kid);
+        await insertSigningKey(trx, this.#deps.secret, jwk, this.#deps.now());
+      });
+      this.#keys = [jwk, ...others];
+      this.#deps.changed(this.#keys);
+      return jwk;
+    });
+  }
+
   /** Removes a key; "missing" when there is none, "last-rs256" when it is the last RS256 key. */
   remove(kid: string): Promise<"removed" | "missing" | "last-rs256"> {
     return this.#serial(async () => {

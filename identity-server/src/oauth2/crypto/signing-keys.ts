@@ -1,7 +1,8 @@
 import { generateKeyPair, type JsonWebKey, type KeyObject } from "node:crypto";
 import { promisify } from "node:util";
 import type { Logger } from "pino";
-import type { OAuth2Db } from "../store/oauth2-tables.ts";
+import type { Transaction } from "kysely";
+import type { OAuth2Db, OAuth2Tables } from "../store/oauth2-tables.ts";
 import { deriveKey, seal, unseal } from "./derived-keys.ts";
 import { randomId } from "./random.ts";
 
@@ -36,7 +37,7 @@ export async function generateSigningKey(
  * verify what they signed.
  */
 export async function insertSigningKey(
-  db: OAuth2Db,
+  db: OAuth2Db | Transaction<OAuth2Tables>,
   secret: string,
   jwk: PrivateJwk,
   now: Date,
@@ -58,7 +59,10 @@ export async function insertSigningKey(
 }
 
 /** Removes one key; false when there was none with that id. */
-export async function deleteSigningKey(db: OAuth2Db, kid: string): Promise<boolean> {
+export async function deleteSigningKey(
+  db: OAuth2Db | Transaction<OAuth2Tables>,
+  kid: string,
+): Promise<boolean> {
   const result = await db
     .deleteFrom("oauth2_signing_keys")
     .where("kid", "=", kid)
