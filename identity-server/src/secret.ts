@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
 /**
@@ -25,12 +25,18 @@ function loadOrCreateGenerated(dataDir: string): string {
   } catch {
     mkdirSync(dataDir, { recursive: true });
     const secret = randomBytes(32).toString("base64url");
-    // "wx" fails if another process created it meanwhile; then read theirs.
+    // Written whole under another name, then linked into place: the link fails if another process
+    // starting at once got there first (then theirs is read), and no one ever reads a half-written file.
+    const temporary = `${file}.${process.pid}.tmp`;
+    writeFileSync(temporary, secret, { mode: 0o600 });
     try {
-      writeFileSync(file, secret, { mode: 0o600, flag: "wx" });
+      linkSync(temporary, file);
       return secret;
-    } catch {
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
       return readFileSync(file, "utf8").trim();
+    } finally {
+      unlinkSync(temporary);
     }
   }
 }

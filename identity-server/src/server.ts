@@ -35,6 +35,7 @@ import { registerTokenExchangeRoute } from "./session/token-exchange.ts";
 import { SessionTokenizer } from "./session/tokenizer.ts";
 import { registerWhoamiRoute } from "./session/whoami.ts";
 import { openDatabase } from "./store/database.ts";
+import { refusePendingMigrations } from "./store/schema-status.ts";
 import { startCleanupSchedule } from "./operations/cleanup.ts";
 import {
   createIdentityMetrics,
@@ -90,7 +91,15 @@ export async function startIdentityServer(
     config.publicBaseUrl,
     config.dataDir,
   );
-  const db = await openDatabase(config.dataDir);
+  const db = await openDatabase(config.dataDir, { migrate: config.migrateOnStart });
+  if (!config.migrateOnStart) {
+    try {
+      await refusePendingMigrations(db, config.oauth2.enabled);
+    } catch (error) {
+      await db.destroy();
+      throw error;
+    }
+  }
   const now = options.now ?? (() => new Date());
   const secrets = loadOrCreateSecrets(config.dataDir, config.secrets);
   const courier = new Courier({

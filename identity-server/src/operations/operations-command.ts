@@ -5,15 +5,17 @@ import { OperationError } from "./operation-error.ts";
 import { restoreDataDir } from "./restore.ts";
 import { openDatabase } from "../store/database.ts";
 import { pruneExpired } from "./cleanup.ts";
+import { migrateDataDir } from "./migrate.ts";
 
-// `npm run backup -- <file>`, `npm run restore -- <file>`: the data dir is IDENTITY_DATA_DIR, read
+// `npm run backup -- <file>`, `npm run restore -- <file>`, `npm run cleanup`, `npm run migrate`: the data dir is IDENTITY_DATA_DIR, read
 // and checked as the server reads it. Paths are taken relative to where npm was started (npm runs
 // scripts from the package root and keeps the caller's directory in INIT_CWD).
 
 const usage = `Usage:
   npm run backup -- <file> [--force]    copy the data dir (also while the server runs) into <file>
   npm run restore -- <file> [--force]   put <file> into IDENTITY_DATA_DIR (server stopped)
-  npm run cleanup                       remove expired flows, sessions, codes, messages, OAuth2 rows`;
+  npm run cleanup                       remove expired flows, sessions, codes, messages, OAuth2 rows
+  npm run migrate                       apply the pending schema migrations, then exit`;
 
 function fail(message: string): void {
   process.stderr.write(`${message}\n`);
@@ -58,6 +60,11 @@ async function run(args: string[]): Promise<void> {
       } finally {
         await db.destroy();
       }
+      return;
+    }
+    case "migrate": {
+      if (files.length > 0 || force) return fail(`migrate takes no arguments.\n${usage}`);
+      process.stdout.write(`${await migrateDataDir(config.dataDir)}\n`);
       return;
     }
     default:

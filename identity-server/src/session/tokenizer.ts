@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import {
   calculateJwkThumbprint,
@@ -84,7 +84,16 @@ async function generatedKey(dataDir: string): Promise<SigningKey> {
   mkdirSync(dataDir, { recursive: true });
   const temporary = `${file}.${process.pid}.tmp`;
   writeFileSync(temporary, JSON.stringify(jwk), { mode: 0o600 });
-  renameSync(temporary, file);
+  // A link, unlike a rename, fails when another process starting at once placed its key first:
+  // then that key is the one, for both.
+  try {
+    linkSync(temporary, file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    return readKeyFile(file);
+  } finally {
+    unlinkSync(temporary);
+  }
   return importSigningKey(jwk);
 }
 

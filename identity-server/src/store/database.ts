@@ -172,15 +172,22 @@ function nodeSqliteAdapter(db: DatabaseSync, counts: WriteCounts): SqliteDatabas
 
 export const databaseFileName = "identity.sqlite";
 
-/** Opens (creating if needed) the SQLite database in the data dir and brings its schema up to date. */
-export async function openDatabase(dataDir: string): Promise<Kysely<Database>> {
+/**
+ * Opens (creating if needed) the SQLite database in the data dir and, unless `migrate` is false,
+ * brings its schema up to date.
+ */
+export async function openDatabase(
+  dataDir: string,
+  options: { migrate?: boolean } = {},
+): Promise<Kysely<Database>> {
   mkdirSync(dataDir, { recursive: true });
   const file = new DatabaseSync(path.join(dataDir, databaseFileName));
+  // First: switching a new file to WAL takes a lock another process starting at once may hold.
+  file.exec("PRAGMA busy_timeout = 5000");
   // WAL lets readers proceed during writes; FULL sync makes a committed registration survive power loss.
   file.exec("PRAGMA journal_mode = WAL");
   file.exec("PRAGMA synchronous = FULL");
   file.exec("PRAGMA foreign_keys = ON");
-  file.exec("PRAGMA busy_timeout = 5000");
   const counts = new WriteCounts(file);
   const busyListeners = new Set<() => void>();
   const db = new Kysely<Database>({
@@ -193,6 +200,6 @@ export async function openDatabase(dataDir: string): Promise<Kysely<Database>> {
   });
   writeCountsOf.set(db, counts);
   busyListenersOf.set(db, busyListeners);
-  await migrate(db);
+  if (options.migrate !== false) await migrate(db);
   return db;
 }

@@ -5,6 +5,7 @@ import type { Transaction } from "kysely";
 import type { OAuth2Db, OAuth2Tables } from "../store/oauth2-tables.ts";
 import { deriveKey, seal, unseal } from "./derived-keys.ts";
 import { randomId } from "./random.ts";
+import { withWriteLock } from "../../store/write-lock.ts";
 
 export interface PrivateJwk extends JsonWebKey {
   kid: string;
@@ -99,6 +100,16 @@ function openWithAny(
  * than a silent key change.
  */
 export async function loadOrCreateSigningKeys(
+  db: OAuth2Db,
+  secrets: readonly [string, ...string[]],
+  now: () => Date,
+  logger?: Logger,
+): Promise<PrivateJwk[]> {
+  // Under the write lock: two processes starting on a new data dir must end with one key set.
+  return withWriteLock(db, (locked) => loadOrCreate(locked, secrets, now, logger));
+}
+
+async function loadOrCreate(
   db: OAuth2Db,
   secrets: readonly [string, ...string[]],
   now: () => Date,
