@@ -8,12 +8,12 @@ import {
   insertDispatch,
   insertMessage,
   nextDueAt,
-  requeueProcessing,
   updateDeliveryState,
 } from "../store/courier-messages.ts";
 import type { Database, Executor } from "../store/schema.ts";
 import type { Locale } from "../text/locale.ts";
 import type { CourierMessage, MessageChannel, TemplateType } from "./message.ts";
+import { newWorkerId, requeueAbandonedClaims } from "./claims.ts";
 import { renderTemplate, type TemplateData } from "./templates.ts";
 import { embeddedTransport } from "./transports/embedded.ts";
 import { smsWebhookTransport } from "./transports/sms-webhook.ts";
@@ -68,7 +68,10 @@ function errorBody(error: Error): Record<string, unknown> {
 /**
  * The outbox: messages are written by `queue` inside the caller's transaction (nothing is lost if the
  * process stops), and a dispatcher sends what is due, retrying failures with exponential back-off
- * until the configured number of attempts, after which the message is "abandoned".
+ * until the configured number of attempts, after which the message is "abandoned". One dispatch
+ * runs at a time per courier (a wake during a run asks for one more run after it); every message is
+ * claimed by a conditional update naming this worker, so couriers of several processes on one
+ * database never send the same message twice (claims.ts).
  */
 export class Courier extends EventEmitter<CourierEvents> {
   private readonly options: CourierOptions;
@@ -79,6 +82,8 @@ export class Courier extends EventEmitter<CourierEvents> {
   private again = false;
   private lastCreatedAt = 0;
   private stopped = false;
+  /** Whose claim a "processing" message carries (claims.ts). */
+  private readonly worker = newWorkerId();
 
   constructor(options: CourierOptions) {
     super();
@@ -125,9 +130,9 @@ export class Courier extends EventEmitter<CourierEvents> {
     return message;
   }
 
-  /** Starts the background dispatcher (messages left by a previous run are picked up first). */
+  /** Starts the background dispatcher (messages a stopped worker left are picked up first). */
   async start(): Promise<void> {
-    await requeueProcessing(this.options.db, this.options.now());
+    await requeueAbandonedClaims(this.options.db, this.worker, this.options.now());
     const interval = this.options.pollIntervalMs ?? 1000;
     this.timer = setInterval(() => this.wake(), interval);
     this.timer.unref();
@@ -165,11 +170,12 @@ export class Courier extends EventEmitter<CourierEvents> {
 
   /** Sends every message that is due now; returns how many were attempted. */
   async dispatchDue(): Promise<number> {
+    const { db, now } = this.options;
+    // Messages of a worker that stopped mid-delivery (another process crashed) go out again.
+    await requeueAbandonedClaims(db, this.worker, now());
     let attempted = 0;
     for (;;) {
-      const batch = await this.options.db
-        .transaction()
-        .execute((trx) => claimDueMessages(trx, this.options.now(), batchSize));
+      const batch = await claimDueMessages(db, now(), batchSize, this.worker);
       if (batch.length === 0) return attempted;
       for (const message of batch) await this.attempt(message);
       attempted += batch.length;

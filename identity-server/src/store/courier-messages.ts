@@ -117,13 +117,15 @@ export async function listMessages(
 }
 
 /**
- * Takes the queued messages that are due and marks them "processing" in one transaction, so two
- * dispatch runs never send the same message.
+ * Takes the queued messages that are due for `worker`. Each is claimed by its own conditional
+ * update (`… WHERE id = ? AND status = 'queued'`): when two processes pick the same message, only
+ * the one whose update changed the row sends it, so no message is sent twice.
  */
 export async function claimDueMessages(
   db: Executor,
   now: Date,
   limit: number,
+  worker: string,
 ): Promise<CourierMessage[]> {
   const rows = await db
     .selectFrom("courier_messages")
@@ -134,26 +136,45 @@ export async function claimDueMessages(
     .orderBy("id")
     .limit(limit)
     .execute();
-  if (rows.length === 0) return [];
-  await db
-    .updateTable("courier_messages")
-    .set({ status: "processing", updated_at: now.toISOString() })
-    .where(
-      "id",
-      "in",
-      rows.map((row) => row.id),
-    )
-    .execute();
-  return rows.map((row) => ({ ...toMessage(row), status: "processing" as const }));
+  const claimed: CourierMessage[] = [];
+  for (const row of rows) {
+    const result = await db
+      .updateTable("courier_messages")
+      .set({ status: "processing", claimed_by: worker, updated_at: now.toISOString() })
+      .where("id", "=", row.id)
+      .where("status", "=", "queued")
+      .executeTakeFirst();
+    if (result.numUpdatedRows === 1n) claimed.push({ ...toMessage(row), status: "processing" });
+  }
+  return claimed;
 }
 
-/** Messages a crashed process left "processing" go back to the queue on start. */
-export async function requeueProcessing(db: Executor, now: Date): Promise<void> {
-  await db
-    .updateTable("courier_messages")
-    .set({ status: "queued", updated_at: now.toISOString() })
+/** Who holds each "processing" message, and since when (its last update). */
+export async function listClaims(
+  db: Executor,
+): Promise<{ id: string; claimedBy: string | null; updatedAt: string }[]> {
+  const rows = await db
+    .selectFrom("courier_messages")
+    .select(["id", "claimed_by", "updated_at"])
     .where("status", "=", "processing")
     .execute();
+  return rows.map((row) => ({ id: row.id, claimedBy: row.claimed_by, updatedAt: row.updated_at }));
+}
+
+/** Puts a "processing" message back in the queue, unless it changed since `updatedAt`. */
+export async function requeueClaim(
+  db: Executor,
+  claim: { id: string; updatedAt: string },
+  now: Date,
+): Promise<boolean> {
+  const result = await db
+    .updateTable("courier_messages")
+    .set({ status: "queued", updated_at: now.toISOString() })
+    .where("id", "=", claim.id)
+    .where("status", "=", "processing")
+    .where("updated_at", "=", claim.updatedAt)
+    .executeTakeFirst();
+  return result.numUpdatedRows === 1n;
 }
 
 export async function updateDeliveryState(

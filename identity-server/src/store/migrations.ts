@@ -372,6 +372,15 @@ export const migrations: Migration<Database>[] = [
       }
     },
   },
+  {
+    version: 8,
+    name: "courier-claimed-by",
+    async up(db) {
+      // Which courier worker holds a "processing" message: another process starting next to it
+      // leaves the message alone instead of queueing it again (courier/claims.ts).
+      await db.schema.alterTable("courier_messages").addColumn("claimed_by", "text").execute();
+    },
+  },
 ];
 
 /** Applies every identity-store migration not yet recorded in `schema_migrations`. */

@@ -159,6 +159,8 @@ export interface CourierMessagesTable {
   last_error: string | null;
   created_at: string;
   updated_at: string;
+  /** The courier worker that took the message (courier/claims.ts); null until one does. */
+  claimed_by: string | null;
 }
 
 export interface CourierDispatchesTable {
