@@ -79,7 +79,7 @@ function urlOf(app: FastifyInstance): string {
   return `http://${host}:${address.port}`;
 }
 
-/** Opens the data dir, then starts the public, the (loopback-only) admin and mailbox listeners. */
+/** Opens the data dir, then starts the public, the admin (loopback by default) and mailbox listeners. */
 export async function startIdentityServer(
   config: IdentityServerConfig,
   options: StartOptions = {},
@@ -201,7 +201,7 @@ export async function startIdentityServer(
   };
   try {
     await publicApp.listen({ host: config.publicHost, port: config.publicPort });
-    await adminApp.listen({ host: "127.0.0.1", port: config.adminPort });
+    await adminApp.listen({ host: config.adminHost, port: config.adminPort });
     await mailboxApp?.listen({ host: "127.0.0.1", port: config.mailbox.port });
     if (options.courierAutoDispatch !== false) await courier.start();
     oauth2 = await startOAuth2WithIdentityServer(config, {

@@ -11,6 +11,7 @@ import {
 import { checkListenerEnv, listenerConfigFrom, listenerEnvShape } from "./listener-config.ts";
 import { cleanupConfigFrom, cleanupEnvShape, type CleanupConfig } from "./cleanup-config.ts";
 import { checkSecretsEnv, secretsEnvShape, secretsFrom } from "./secrets-config.ts";
+import { adminListenerEnvShape, checkAdminListenerEnv } from "./admin-listener-config.ts";
 import { checkCorsEnv, corsEnvShape, identityCorsConfigFrom } from "./cors-config.ts";
 import { trustedProxiesEnvShape } from "./trusted-proxies-config.ts";
 import { shutdownEnvShape } from "./shutdown-config.ts";
@@ -26,7 +27,8 @@ import {
 export interface IdentityServerConfig {
   publicHost: string;
   publicPort: number;
-  /** The admin listener always binds 127.0.0.1; only its port is configurable. */
+  /** Loopback unless IDENTITY_ADMIN_HOST says otherwise (then the admin token is required). */
+  adminHost: string;
   adminPort: number;
   /** Without a trailing slash, e.g. http://localhost:3000/api/kratos */
   publicBaseUrl: string;
@@ -204,6 +206,7 @@ const envSchema = z.object({
   ...trustedProxiesEnvShape,
   ...shutdownEnvShape,
   ...tracingEnvShape,
+  ...adminListenerEnvShape,
 });
 
 /**
@@ -244,6 +247,7 @@ export function loadConfig(env: Record<string, string | undefined>): IdentitySer
     .superRefine(checkCorsEnv)
     .superRefine(checkStrictModeEnv)
     .superRefine(checkSecretsEnv)
+    .superRefine(checkAdminListenerEnv)
     .safeParse(present);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => {
@@ -256,6 +260,7 @@ export function loadConfig(env: Record<string, string | undefined>): IdentitySer
   return {
     publicHost: e.IDENTITY_PUBLIC_HOST,
     publicPort: e.IDENTITY_PUBLIC_PORT,
+    adminHost: e.IDENTITY_ADMIN_HOST,
     adminPort: e.IDENTITY_ADMIN_PORT,
     publicBaseUrl: withoutTrailingSlash(e.IDENTITY_PUBLIC_BASE_URL),
     uiBaseUrl: withoutTrailingSlash(e.IDENTITY_UI_BASE_URL),
@@ -304,7 +309,11 @@ export function loadConfig(env: Record<string, string | undefined>): IdentitySer
       earliestPossibleExtendMs:
         e.IDENTITY_SESSION_EARLIEST_POSSIBLE_EXTEND ?? e.IDENTITY_SESSION_LIFESPAN,
     },
-    oauth2: { ...oauth2ConfigFrom(e), oryExtensions: e.IDENTITY_ORY_EXTENSIONS },
+    oauth2: {
+      ...oauth2ConfigFrom(e),
+      oryExtensions: e.IDENTITY_ORY_EXTENSIONS,
+      adminHost: e.IDENTITY_OAUTH2_ADMIN_HOST,
+    },
     sessionTokenizer: tokenizerConfigFrom(e),
     rateLimits: rateLimitConfigFrom(e),
     listener: listenerConfigFrom(e),

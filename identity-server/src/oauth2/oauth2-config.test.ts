@@ -10,6 +10,8 @@ describe("OAuth2 configuration", () => {
       enabled: true,
       publicPort: 4444,
       adminPort: 4445,
+      // Hydra binds every interface; ours is loopback unless IDENTITY_OAUTH2_ADMIN_HOST says so.
+      adminHost: "127.0.0.1",
       issuer: undefined,
       loginUrl: "http://localhost:3000/login",
       consentUrl: "http://localhost:3000/consent",

@@ -9,8 +9,10 @@ export interface OAuth2Config {
   enabled: boolean;
   /** Public listener port (Hydra's 4444); it binds the identity public host. */
   publicPort: number;
-  /** Admin listener port (Hydra's 4445); it always binds 127.0.0.1. */
+  /** Admin listener port (Hydra's 4445). */
   adminPort: number;
+  /** Where the admin listener binds (IDENTITY_OAUTH2_ADMIN_HOST); absent counts as 127.0.0.1. */
+  adminHost?: string;
   /** The issuer; unset means `http://localhost:<public port>` once the listener is bound. */
   issuer: string | undefined;
   loginUrl: string;

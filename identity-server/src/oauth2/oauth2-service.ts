@@ -279,7 +279,7 @@ export async function startOAuth2Service(
     registerTokenRoutes(adminApp, deps);
     registerTrustRoutes(adminApp, deps);
     registerKeyRoutes(adminApp, keyRing, issuer);
-    await adminApp.listen({ host: "127.0.0.1", port: config.adminPort });
+    await adminApp.listen({ host: config.adminHost ?? "127.0.0.1", port: config.adminPort });
     const adminAddress = adminApp.server.address() as AddressInfo;
 
     if (options.cleanupIntervalMs !== 0) {
