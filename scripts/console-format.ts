@@ -1,9 +1,14 @@
 // How `npm start` shows what the three services log. The services always write pino's JSON lines
 // (what a log collector reads); scripts/start-all.ts passes them on unchanged with LOG_FORMAT=json
 // and otherwise turns each into one readable line here: time, level, service, message.
+import { createRequire } from "node:module";
 import { styleText } from "node:util";
-import { prettyFactory } from "pino-pretty";
 import { z } from "zod";
+
+// pino-pretty is a dev dependency: loaded only when lines are made readable, so that
+// `npm run start:prod` (JSON lines) runs on a production install.
+const loadPinoPretty = () =>
+  createRequire(import.meta.url)("pino-pretty") as typeof import("pino-pretty");
 
 export type LogFormat = "pretty" | "json";
 
@@ -42,7 +47,7 @@ const mailboxDelivery = "courier: message delivered to the local mailbox";
  */
 export function prettyPrinter(service: string, options: PrettyOptions): (line: string) => string {
   const label = options.colorize ? styleText("bold", service, { validateStream: false }) : service;
-  const pretty = prettyFactory({
+  const pretty = loadPinoPretty().prettyFactory({
     colorize: options.colorize,
     singleLine: true,
     translateTime: "SYS:HH:MM:ss",

@@ -1,20 +1,32 @@
 // `npm start`: builds the portal (with --build), runs the embedded identity server, the portal and
-// the demo agency product together, wires their URLs to each other, waits until each one is ready
+// the demo agency product together (`npm run start:prod`, --prod: the files `npm run build` made,
+// built nothing, production dependencies only, JSON logs unless LOG_FORMAT says otherwise), wires their URLs to each other, waits until each one is ready
 // and prints where they are with the time since this script started ("Ready in …", the build
 // included; the e2e suite and the bench wait for that line). The services log pino JSON; the
 // console shows it as readable lines unless LOG_FORMAT=json (console-format.ts).
 //
-//   node scripts/start-all.ts [--build]
+//   node scripts/start-all.ts [--build | --prod]
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { connect } from "node:net";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import { builtEntry } from "./built-artifacts.ts";
 import { chooseLogFormat, prettyPrinter, type LogFormat } from "./console-format.ts";
-import { buildServer } from "./server-build.ts";
 
 const env = process.env;
 const root = fileURLToPath(new URL("..", import.meta.url));
+const production = process.argv.includes("--prod");
+
+/**
+ * The server's plain-JavaScript entry point: as built by `npm run build` (--prod), else built now
+ * if a source changed (server-build.ts, loaded only then: it needs the TypeScript compiler).
+ */
+async function serverScript(name: string): Promise<string> {
+  if (production) return builtEntry(root, name);
+  const { buildServer } = await import("./server-build.ts");
+  return buildServer(name);
+}
 
 const portalPort = env.PORTAL_PORT ?? "3000";
 const demoPort = env.DEMO_PORT ?? "4000";
@@ -151,7 +163,7 @@ function showPretty(service: Service, child: ChildProcess): void {
 }
 
 async function main(format: LogFormat): Promise<void> {
-  if (process.argv.includes("--build") && !(await buildPortal())) {
+  if (!production && process.argv.includes("--build") && !(await buildPortal())) {
     process.exitCode = 1;
     return;
   }
@@ -160,7 +172,7 @@ async function main(format: LogFormat): Promise<void> {
     {
       name: "portal",
       // Plain JavaScript as for the identity server below.
-      script: await buildServer("portal"),
+      script: await serverScript("portal"),
       // As the identity server's (its README says why): server renders allocate fast enough for V8
       // to grow the young generation to 128 MB on a large-RAM machine (RSS 250+ MB, 50 MB live).
       nodeArgs: ["--max-semi-space-size=8", "--heap-growing-percent=50"],
@@ -200,7 +212,7 @@ async function main(format: LogFormat): Promise<void> {
       name: "identity-server",
       // Plain JavaScript built from src (scripts/server-build.ts; rebuilt when a source changed):
       // Node's type stripping would keep tens of MB for the process's life.
-      script: await buildServer("identity-server"),
+      script: await serverScript("identity-server"),
       // identity-server/package.json's start script has the same flags; its README says why.
       nodeArgs: ["--max-semi-space-size=4", "--heap-growing-percent=50"],
       cwd: `${root}identity-server`,
@@ -279,9 +291,17 @@ Press Ctrl+C to stop.`);
 // LOG_FORMAT is read and validated before anything is built or started.
 let format: LogFormat | undefined;
 try {
-  format = chooseLogFormat(env, process.stdout.isTTY === true);
+  // A production run's console is collected: JSON, and no pino-pretty (a dev dependency) needed.
+  format =
+    production && !env.LOG_FORMAT ? "json" : chooseLogFormat(env, process.stdout.isTTY === true);
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);
   process.exitCode = 1;
 }
-if (format) await main(format);
+if (format) {
+  await main(format).catch((error: unknown) => {
+    // A missing build (--prod) and the like: the message, not a stack trace.
+    console.error(error instanceof Error ? error.message : error);
+    stopAll(1);
+  });
+}
