@@ -1,0 +1,114 @@
+import { expect, test } from "@playwright/test";
+import {
+  proxyAddress,
+  scaleOutPortalUrl,
+  startScaleOutStack,
+  type ScaleOutStack,
+} from "./scale-out-stack.ts";
+import {
+  latestCode,
+  linkAuthenticatorApp,
+  signOutOfAgencyProduct,
+  strongPassword,
+  uniqueEmail,
+} from "./support.ts";
+import { scaled } from "./timing.ts";
+
+// Issue 18: the portal keeps no state of its own, so any number of instances can serve one person
+// behind a load balancer without sticky sessions. Two instances behind a proxy that sends each
+// request to the other one: every journey crosses them at every step.
+let stack: ScaleOutStack | undefined;
+
+test.beforeAll(async () => {
+  // One more identity server, two portals and the agency product start (the other stacks take
+  // about as long at the start of the suite).
+  test.setTimeout(scaled(120_000));
+  const dataRoot = process.env.E2E_DATA_ROOT;
+  if (!dataRoot) throw new Error("E2E_DATA_ROOT is set by playwright.config.ts");
+  stack = await startScaleOutStack(dataRoot);
+});
+
+test.afterAll(async () => {
+  await stack?.stop();
+});
+
+// Without JavaScript every step is a whole page or a form post: each of them through the proxy.
+test.use({ javaScriptEnabled: false, baseURL: scaleOutPortalUrl });
+
+test("two portal instances behind a round-robin proxy: sign up, verify, authenticator app, sign in, single sign-on", async ({
+  page,
+}) => {
+  // About 25 page loads and form posts through the proxy.
+  test.setTimeout(scaled(60_000));
+  if (!stack) throw new Error("the scale-out stack did not start");
+  const { demoUrl, portalUrl, proxy } = stack;
+  const email = uniqueEmail("scale-out");
+  const agencySelection = `${demoUrl}/agency-selection`;
+
+  await test.step("sign up from the agency product and verify the e-mail address", async () => {
+    await page.goto(demoUrl);
+    await page.getByRole("link", { name: "Sign in" }).click();
+    await expect(page).toHaveURL(new RegExp(`^${portalUrl}/`));
+    await page.getByRole("link", { name: "Create account" }).click();
+    await page.getByRole("link", { name: "Yes, I have no account" }).click();
+    await page.getByLabel("Email", { exact: true }).fill(email);
+    await page.getByLabel("Confirm email").fill(email);
+    await page.getByLabel("Password", { exact: true }).fill(strongPassword);
+    await page.getByLabel("Confirm password").fill(strongPassword);
+    await page.getByRole("button", { name: "Sign up" }).click();
+    await expect(
+      page.getByRole("heading", { level: 1, name: "Verify your account" }),
+    ).toBeVisible();
+    await page
+      .getByLabel("Verification code")
+      .fill(await latestCode(email, "verification_code_valid", stack));
+    await page.getByRole("button", { name: "Continue" }).click();
+    await page.getByRole("link", { name: "Continue" }).click();
+    await expect(page).toHaveURL(agencySelection);
+    await expect(page.getByTestId("signed-in-email")).toHaveText(email);
+  });
+
+  const nextCode = await test.step("link an authenticator app in settings", async () => {
+    return linkAuthenticatorApp(page);
+  });
+
+  await test.step("sign out, then sign in with the password and the authenticator app", async () => {
+    await page.goto(demoUrl);
+    await signOutOfAgencyProduct(page, false);
+    await page.getByRole("link", { name: "Sign in" }).click();
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password").fill(strongPassword);
+    await page.getByRole("button", { name: "Sign in with password" }).click();
+    await expect(
+      page.getByRole("heading", { level: 1, name: "Two-factor authentication" }),
+    ).toBeVisible();
+    await page.getByLabel("Authentication code").fill(await nextCode());
+    await page.getByRole("button", { name: "Use your authenticator app" }).click();
+    await expect(page).toHaveURL(agencySelection);
+    await expect(page.getByTestId("signed-in-email")).toHaveText(email);
+  });
+
+  await test.step("the instances shared the journey, request by request", () => {
+    const upstreams = proxy.requests.map((request) => request.upstream);
+    expect(proxy.counts().every((count) => count > 0)).toBe(true);
+    expect(upstreams.slice(1).every((upstream, index) => upstream !== upstreams[index])).toBe(true);
+    // Forms posted to each instance, so each of them continued flows the other one began.
+    const posts = proxy.requests.filter((request) => request.method === "POST");
+    expect(new Set(posts.map((request) => request.upstream))).toEqual(new Set([0, 1]));
+  });
+
+  await test.step("the identity service saw the browser's address, not the proxy's", async () => {
+    const identities = (await (
+      await fetch(
+        `${stack?.identityAdminUrl}/admin/identities?credentials_identifier=${encodeURIComponent(email)}`,
+      )
+    ).json()) as { id: string }[];
+    const sessions = (await (
+      await fetch(`${stack?.identityAdminUrl}/admin/identities/${identities[0]?.id}/sessions`)
+    ).json()) as { devices: { ip_address: string }[] }[];
+    const addresses = sessions.flatMap((session) => session.devices.map((d) => d.ip_address));
+    expect(addresses.length).toBeGreaterThan(0);
+    expect(addresses).not.toContain(proxyAddress);
+    expect(new Set(addresses)).toEqual(new Set(["127.0.0.1"]));
+  });
+});
