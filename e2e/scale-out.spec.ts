@@ -82,6 +82,12 @@ test("two portal instances behind a round-robin proxy: sign up, verify, authenti
     await expect(
       page.getByRole("heading", { level: 1, name: "Two-factor authentication" }),
     ).toBeVisible();
+    // The portal's own signed cookie names the account (PORTAL_COOKIE_SECRET, the same on both
+    // instances). The reload renders the page on the other instance than before, so one of the
+    // two renders reads the cookie on the instance that did not sign it.
+    await expect(page.getByText(`Signed in as ${email}`)).toBeVisible();
+    await page.reload();
+    await expect(page.getByText(`Signed in as ${email}`)).toBeVisible();
     await page.getByLabel("Authentication code").fill(await nextCode());
     await page.getByRole("button", { name: "Use your authenticator app" }).click();
     await expect(page).toHaveURL(agencySelection);
