@@ -1,11 +1,10 @@
 import { readFileSync } from "node:fs";
-import { Ajv } from "ajv";
 import type { AnySchemaObject } from "ajv";
-import addFormats from "ajv-formats";
 import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../config/config.ts";
 import { parseDuration } from "../config/duration.ts";
+import { errorsOf, validateHydra, validateKratos } from "../test-support/ory-config-schemas.ts";
 
 /**
  * docs/ory/ holds the Kratos and Hydra configuration that matches the embedded server's defaults
@@ -16,54 +15,6 @@ const root = new URL("../../../", import.meta.url);
 const readText = (path: string) => readFileSync(new URL(path, root), "utf8");
 const readJson = (path: string) => JSON.parse(readText(path)) as AnySchemaObject;
 const readYaml = (path: string) => parse(readText(path)) as Record<string, unknown>;
-
-const schemas = "vendor/ory/config-schemas/";
-
-/** The ory/x schemas, under the ids Kratos and Hydra register them by in code (configx, otelx). */
-const oryIds: Record<string, string> = {
-  "ory://cors-config": "ory-x-cors.schema.json",
-  "ory://serve-config": "ory-x-serve.schema.json",
-  "ory://tls-config": "ory-x-tls.schema.json",
-  "ory://tracing-config": "ory-x-otelx.schema.json",
-};
-
-const dotAtom = /^[\w!#$%&'*+/=?^`{|}~-]+(\.[\w!#$%&'*+/=?^`{|}~-]+)*$/;
-const hostLabel = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/i;
-
-/**
- * "email" as Ory's validator (github.com/ory/jsonschema formats.go isEmail) reads it: a local
- * part of at most 64 characters at a host name, any host name. ajv-formats wants a dot in the
- * domain and would refuse the embedded server's default sender, no-reply@localhost.
- */
-function isOryEmail(value: string): boolean {
-  const at = value.lastIndexOf("@");
-  if (at < 1 || value.length > 254 || at > 64) return false;
-  const labels = value
-    .slice(at + 1)
-    .replace(/\.$/, "")
-    .split(".");
-  return dotAtom.test(value.slice(0, at)) && labels.every((label) => hostLabel.test(label));
-}
-
-function validator(file: string) {
-  // Ory's schemas use annotations ajv does not know ("ory.sh/…", "examples" in odd places).
-  const ajv = new Ajv({ strict: false, allErrors: true });
-  addFormats.default(ajv);
-  ajv.addFormat("email", isOryEmail);
-  for (const [id, name] of Object.entries(oryIds)) {
-    ajv.addSchema({ ...readJson(`${schemas}${name}`), $id: id });
-  }
-  return ajv.compile(readJson(`${schemas}${file}`));
-}
-
-const validateKratos = validator("kratos-config.schema.json");
-const validateHydra = validator("hydra-config.schema.json");
-
-function errorsOf(validate: typeof validateKratos, config: unknown) {
-  return validate(config)
-    ? []
-    : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
-}
 
 const kratos = readYaml("docs/ory/kratos.yml");
 const hydra = readYaml("docs/ory/hydra.yml");
