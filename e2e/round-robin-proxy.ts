@@ -2,7 +2,7 @@ import { Agent, createServer, request, type IncomingHttpHeaders } from "node:htt
 import type { AddressInfo } from "node:net";
 
 /** One request the proxy passed on: which upstream (index into `upstreams`) answered it. */
-export type ProxiedRequest = { upstream: number; method: string; path: string };
+type ProxiedRequest = { upstream: number; method: string; path: string };
 
 export type RoundRobinProxy = {
   url: string;
@@ -13,7 +13,7 @@ export type RoundRobinProxy = {
   close: () => Promise<void>;
 };
 
-export type RoundRobinOptions = {
+type RoundRobinOptions = {
   /** Origins of the instances, e.g. http://127.0.0.1:3701. */
   upstreams: string[];
   port: number;

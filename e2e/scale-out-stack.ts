@@ -10,21 +10,22 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 
 /**
  * Ports of the scale-out stack, used by no other suite: the browser reaches the proxy on 3700,
- * the two portal instances listen on 3701 and 3702, everything else on 4700-4705.
+ * the two portal instances listen on 3701 and 3702, everything else on 4700-4705. A second
+ * worker running the test at the same time (`--repeat-each`) adds 10 to each.
  */
-const port = {
-  proxy: 3700,
-  portals: [3701, 3702],
-  demo: 4700,
-  identityPublic: 4701,
-  identityAdmin: 4702,
-  mailbox: 4703,
-  oauth2Public: 4704,
-  oauth2Admin: 4705,
-};
-
-/** The portal's public URL: the proxy's. */
-export const scaleOutPortalUrl = `http://localhost:${port.proxy}`;
+function ports(slot: number) {
+  const offset = slot * 10;
+  return {
+    proxy: 3700 + offset,
+    portals: [3701 + offset, 3702 + offset],
+    demo: 4700 + offset,
+    identityPublic: 4701 + offset,
+    identityAdmin: 4702 + offset,
+    mailbox: 4703 + offset,
+    oauth2Public: 4704 + offset,
+    oauth2Admin: 4705 + offset,
+  };
+}
 
 /** The load balancer's own address: the portals trust its X-Forwarded-For, not the browser's. */
 export const proxyAddress = "127.0.0.2";
@@ -62,8 +63,9 @@ function readyLine(child: ChildProcess, ready: RegExp, output: string[]): Promis
  * scripts/start-all.ts as for the other stacks, plus a second portal instance with the very same
  * environment, both behind a round-robin proxy that is the portal's public URL.
  */
-export async function startScaleOutStack(dataRoot: string): Promise<ScaleOutStack> {
-  const publicUrl = scaleOutPortalUrl;
+export async function startScaleOutStack(dataDir: string, slot: number): Promise<ScaleOutStack> {
+  const port = ports(slot);
+  const publicUrl = `http://localhost:${port.proxy}`;
   const demoUrl = `http://localhost:${port.demo}`;
   // Everything a portal instance reads, shared by both: one public URL, one identity service, one
   // OAuth2 service, one cookie secret (else each instance signs the account cookie its own way).
@@ -90,7 +92,7 @@ export async function startScaleOutStack(dataRoot: string): Promise<ScaleOutStac
     IDENTITY_MAILBOX_PORT: String(port.mailbox),
     IDENTITY_OAUTH2_PUBLIC_PORT: String(port.oauth2Public),
     IDENTITY_OAUTH2_ADMIN_PORT: String(port.oauth2Admin),
-    IDENTITY_DATA_DIR: join(dataRoot, "scale-out"),
+    IDENTITY_DATA_DIR: dataDir,
   };
 
   const children: ChildProcess[] = [];

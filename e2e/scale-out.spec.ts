@@ -1,10 +1,6 @@
-import { expect, test } from "@playwright/test";
-import {
-  proxyAddress,
-  scaleOutPortalUrl,
-  startScaleOutStack,
-  type ScaleOutStack,
-} from "./scale-out-stack.ts";
+import { join } from "node:path";
+import { expect, test as base } from "@playwright/test";
+import { proxyAddress, startScaleOutStack, type ScaleOutStack } from "./scale-out-stack.ts";
 import {
   latestCode,
   linkAuthenticatorApp,
@@ -17,30 +13,36 @@ import { scaled } from "./timing.ts";
 // Issue 18: the portal keeps no state of its own, so any number of instances can serve one person
 // behind a load balancer without sticky sessions. Two instances behind a proxy that sends each
 // request to the other one: every journey crosses them at every step.
-let stack: ScaleOutStack | undefined;
-
-test.beforeAll(async () => {
-  // One more identity server, two portals and the agency product start (the other stacks take
-  // about as long at the start of the suite).
-  test.setTimeout(scaled(120_000));
-  const dataRoot = process.env.E2E_DATA_ROOT;
-  if (!dataRoot) throw new Error("E2E_DATA_ROOT is set by playwright.config.ts");
-  stack = await startScaleOutStack(dataRoot);
-});
-
-test.afterAll(async () => {
-  await stack?.stop();
+const test = base.extend<{ stack: ScaleOutStack }, { workerStack: ScaleOutStack }>({
+  // One identity server, two portals and the agency product per worker, on ports of the worker's
+  // slot (parallelIndex), so that repeats of this test in two workers do not meet.
+  workerStack: [
+    // Playwright reads a fixture's dependencies from this pattern; this one has none.
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use, workerInfo) => {
+      const dataRoot = process.env.E2E_DATA_ROOT;
+      if (!dataRoot) throw new Error("E2E_DATA_ROOT is set by playwright.config.ts");
+      const dataDir = join(dataRoot, `scale-out-${workerInfo.workerIndex}`);
+      const stack = await startScaleOutStack(dataDir, workerInfo.parallelIndex);
+      await use(stack);
+      await stack.stop();
+    },
+    // Started as the other stacks are at the start of the suite, and about as long.
+    { scope: "worker", timeout: scaled(120_000) },
+  ],
+  stack: async ({ workerStack }, use) => use(workerStack),
+  baseURL: async ({ workerStack }, use) => use(workerStack.portalUrl),
 });
 
 // Without JavaScript every step is a whole page or a form post: each of them through the proxy.
-test.use({ javaScriptEnabled: false, baseURL: scaleOutPortalUrl });
+test.use({ javaScriptEnabled: false });
 
 test("two portal instances behind a round-robin proxy: sign up, verify, authenticator app, sign in, single sign-on", async ({
   page,
+  stack,
 }) => {
-  // About 25 page loads and form posts through the proxy.
+  // About 30 page loads and form posts through the proxy.
   test.setTimeout(scaled(60_000));
-  if (!stack) throw new Error("the scale-out stack did not start");
   const { demoUrl, portalUrl, proxy } = stack;
   const email = uniqueEmail("scale-out");
   const agencySelection = `${demoUrl}/agency-selection`;
@@ -106,11 +108,11 @@ test("two portal instances behind a round-robin proxy: sign up, verify, authenti
   await test.step("the identity service saw the browser's address, not the proxy's", async () => {
     const identities = (await (
       await fetch(
-        `${stack?.identityAdminUrl}/admin/identities?credentials_identifier=${encodeURIComponent(email)}`,
+        `${stack.identityAdminUrl}/admin/identities?credentials_identifier=${encodeURIComponent(email)}`,
       )
     ).json()) as { id: string }[];
     const sessions = (await (
-      await fetch(`${stack?.identityAdminUrl}/admin/identities/${identities[0]?.id}/sessions`)
+      await fetch(`${stack.identityAdminUrl}/admin/identities/${identities[0]?.id}/sessions`)
     ).json()) as { devices: { ip_address: string }[] }[];
     const addresses = sessions.flatMap((session) => session.devices.map((d) => d.ip_address));
     expect(addresses.length).toBeGreaterThan(0);
