@@ -37,7 +37,7 @@ const test = base.extend<{ stack: ScaleOutStack }, { workerStack: ScaleOutStack 
 // Without JavaScript every step is a whole page or a form post: each of them through the proxy.
 test.use({ javaScriptEnabled: false });
 
-test("two portal instances behind a round-robin proxy: sign up, verify, authenticator app, sign in, single sign-on", async ({
+test("two portal instances behind a round-robin proxy: sign up, verify, authenticator app, sign in, single sign-on, password change", async ({
   page,
   stack,
 }) => {
@@ -94,6 +94,16 @@ test("two portal instances behind a round-robin proxy: sign up, verify, authenti
     await page.getByRole("button", { name: "Use your authenticator app" }).click();
     await expect(page).toHaveURL(agencySelection);
     await expect(page.getByTestId("signed-in-email")).toHaveText(email);
+  });
+
+  await test.step("change the password in settings, signed in with both factors", async () => {
+    await page.goto("/en/settings");
+    const card = page.getByRole("region", { name: "Change password" });
+    const changed = "Another-Strong-Secret-7";
+    await card.getByLabel("New password", { exact: true }).fill(changed);
+    await card.getByLabel("Confirm new password").fill(changed);
+    await card.getByRole("button", { name: "Save" }).click();
+    await expect(page.getByText("Your changes have been saved!")).toBeVisible();
   });
 
   await test.step("the instances shared the journey, request by request", () => {
