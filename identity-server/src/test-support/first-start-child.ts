@@ -4,7 +4,7 @@ import { createInterface } from "node:readline";
 import { loadOrCreateSigningKeys } from "../oauth2/crypto/signing-keys.ts";
 import { migrateOAuth2 } from "../oauth2/store/oauth2-migrations.ts";
 import type { OAuth2Db } from "../oauth2/store/oauth2-tables.ts";
-import { loadOrCreateSecret } from "../secret.ts";
+import { loadOrCreateSecrets } from "../secret.ts";
 import { SessionTokenizer } from "../session/tokenizer.ts";
 import { openDatabase } from "../store/database.ts";
 
@@ -24,8 +24,8 @@ const now = () => new Date();
 const db = await openDatabase(dataDir);
 try {
   await migrateOAuth2(db as unknown as OAuth2Db, now);
-  const secret = loadOrCreateSecret(dataDir, undefined);
-  const keys = await loadOrCreateSigningKeys(db as unknown as OAuth2Db, secret, now);
+  const secrets = loadOrCreateSecrets(dataDir, undefined);
+  const keys = await loadOrCreateSigningKeys(db as unknown as OAuth2Db, secrets, now);
   const tokenizer = await SessionTokenizer.create(
     { templates: { api: { ttlMs: 60_000, subjectSource: "id" } }, keyFile: undefined },
     "http://localhost/",
@@ -33,7 +33,7 @@ try {
   );
   process.stdout.write(
     `${JSON.stringify({
-      secret: createHash("sha256").update(secret).digest("hex"),
+      secret: createHash("sha256").update(secrets[0]).digest("hex"),
       signingKids: keys.map((key) => key.kid),
       tokenizerKids: tokenizer.publicJwks().keys.map((key) => key.kid),
     })}\n`,
