@@ -15,7 +15,6 @@ import { baseSecurityHeaders } from "./security-headers.ts";
 import { sendError } from "./send-error.ts";
 import { compileTrustedProxies } from "./trusted-proxies.ts";
 
-
 function routeMatches(pattern: string, path: string): boolean {
   const a = pattern.split("/");
   const b = path.split("/");
