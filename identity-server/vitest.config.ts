@@ -4,7 +4,6 @@ export default defineProject({
   test: {
     name: "identity-server",
     environment: "node",
-    include: ["src/**/*.test.ts"],
     // The long hardening runs belong to `npm run test:soak` (vitest.soak.config.ts).
     exclude: [...configDefaults.exclude, "src/**/*.soak.test.ts"],
     testTimeout: 20_000,
