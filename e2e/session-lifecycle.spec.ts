@@ -157,7 +157,7 @@ test("the fingerprint is stable and reaches the identity service: the trusted de
   context,
   browser,
 }) => {
-  // Three authenticator-app codes: the third may wait for the clock's next 30-second step.
+  // Three authenticator-app codes: late in a 30-second window the third waits for the next one.
   test.setTimeout(scaled(30_000) + totpPeriodSeconds * 1000);
   const portal = mainStack.portalUrl;
   const email = uniqueEmail("fingerprint");
