@@ -90,6 +90,24 @@ function trustedDevicesOf(flow: SettingsFlow): Record<string, Record<string, str
 }
 
 describe("trusted devices", () => {
+  it("refuses a trust_device that is not a yes or no before the code is spent", async () => {
+    const secret = await withTotp("bad-trust@example.com");
+    const { browser } = await passwordSignIn(ts, "bad-trust@example.com");
+    const code = nextCode(secret);
+    const flow = await browser.api.createBrowserLoginFlow({ aal: "aal2" });
+    const refused = await submitLogin(ts, browser, flow, {
+      method: "totp",
+      totp_code: code,
+      trust_device: "maybe",
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.text).toContain("4000001");
+    // The same code still signs in: the refusal came before the factor was checked.
+    const again = await browser.api.createBrowserLoginFlow({ aal: "aal2" });
+    const done = await submitLogin(ts, browser, again, { method: "totp", totp_code: code });
+    expect(done.status).toBe(200);
+  });
+
   it("offers trust_device on the browser's second-factor form, not to native apps", async () => {
     await withTotp("offer@example.com");
     const { browser } = await passwordSignIn(ts, "offer@example.com");

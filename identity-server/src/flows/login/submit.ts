@@ -71,6 +71,8 @@ export async function submitLogin(
     const aal = flow.requestedAal === "aal2" && identity ? "aal2" : "aal1";
     const strategy = loginStrategiesFor(aal).find((s) => s.responsible(body));
     if (!strategy) throw ValidationError.of("", uiText(4010002));
+    // Read before the factor is checked: a malformed value must not spend a one-time code.
+    if (aal === "aal2") body.fields([{ name: "trust_device", type: "boolean" }]);
     let outcome;
     try {
       outcome = await strategy.submit({ ctx, request, reply, flow, body, identity });
