@@ -173,6 +173,27 @@ function nodeSqliteAdapter(db: DatabaseSync, counts: WriteCounts): SqliteDatabas
 export const databaseFileName = "identity.sqlite";
 
 /**
+ * `PRAGMA journal_mode = WAL`, retried while another process switching the same new file holds
+ * its lock: SQLite answers that case "database is locked" at once, without the busy timeout
+ * (seen with four processes starting together on a new data dir). The mode is stored in the
+ * file, so once one process has switched it the others find it done.
+ */
+function switchToWal(file: DatabaseSync): void {
+  const deadline = Date.now() + 10_000;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (;;) {
+    try {
+      file.exec("PRAGMA journal_mode = WAL");
+      return;
+    } catch (error) {
+      if (!isBusyError(error) || Date.now() > deadline) throw error;
+      // Synchronous like the rest of opening: a short pause before asking again.
+      Atomics.wait(pause, 0, 0, 20);
+    }
+  }
+}
+
+/**
  * Opens (creating if needed) the SQLite database in the data dir and, unless `migrate` is false,
  * brings its schema up to date.
  */
@@ -185,7 +206,7 @@ export async function openDatabase(
   // First: switching a new file to WAL takes a lock another process starting at once may hold.
   file.exec("PRAGMA busy_timeout = 5000");
   // WAL lets readers proceed during writes; FULL sync makes a committed registration survive power loss.
-  file.exec("PRAGMA journal_mode = WAL");
+  switchToWal(file);
   file.exec("PRAGMA synchronous = FULL");
   file.exec("PRAGMA foreign_keys = ON");
   const counts = new WriteCounts(file);
