@@ -22,6 +22,7 @@ import { refusePortalOnlySubmissions } from "./app/http/portal-only-submissions.
 import type { RequestInfo } from "./app/http/request-context.ts";
 import { pageRouteLabeller } from "./app/http/route-label.server.ts";
 import { portalSecurityHeaders } from "./app/http/security-headers.server.ts";
+import { startTracing, type RequestSpan } from "./app/http/tracing.server.ts";
 import { clientAddress } from "./app/http/trusted-proxies.server.ts";
 
 // The portal's folder: this file runs as server.ts or, with the types stripped beforehand, as
@@ -54,6 +55,10 @@ const metrics =
   config.metricsPort === undefined
     ? undefined
     : (await import("./app/http/metrics.server.ts")).createPortalMetrics();
+// OpenTelemetry (OTEL_EXPORTER_OTLP_ENDPOINT): a server span per request; off, the SDK is not loaded.
+const tracing = await startTracing({ endpoint: config.otlpEndpoint });
+/** The request's span, for what answers it (its trace context goes on to the identity service). */
+const requestSpans = new WeakMap<ServerResponse, RequestSpan>();
 const pageRoute = pageRouteLabeller(build.routes);
 /** The route pattern of what answered, set by the handler that did (see routeLabel below). */
 const answeredRoute = new WeakMap<ServerResponse, string>();
@@ -109,6 +114,19 @@ app.use((req: Request, res: Response, next: NextFunction) => {
   next();
 });
 
+if (tracing) {
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    const span = tracing.startRequest({
+      method: req.method,
+      headers: req.headers,
+      correlationId: requestMeta.get(res)?.correlationId,
+    });
+    requestSpans.set(res, span);
+    res.once("finish", () => span.end(routeLabel(req, res), res.statusCode));
+    next();
+  });
+}
+
 // Permissions-Policy everywhere; no-store on every page and proxied answer (static files excepted).
 app.use(portalSecurityHeaders(new URL("build/client", portalDir)));
 
@@ -124,7 +142,10 @@ app.use(
     },
     (req, res, { status, reason }) => {
       const path = (req.url ?? "").split("?")[0] ?? "";
-      // Answered on the socket, so the request log above never sees it finish.
+      // Answered on the socket, so the request log and span above never see it finish.
+      requestSpans
+        .get(res)
+        ?.end(path.startsWith("/api/kratos/") ? "/api/kratos/*" : "unmatched", status);
       log.info({
         correlationId: requestMeta.get(res)?.correlationId,
         method: req.method,
@@ -150,6 +171,7 @@ app.use(
     target: config.identityPublicUrl,
     correlationId: (res) => requestMeta.get(res)?.correlationId,
     metrics,
+    traceHeaders: (res) => requestSpans.get(res)?.headers,
   }),
 );
 
@@ -196,7 +218,7 @@ app.use(express.static(clientDir, { maxAge: "1h", index: false }));
 app.get("/favicon.ico", (_req, res) => res.redirect(301, "/favicon.svg"));
 
 app.use((req: Request, res: Response, next: NextFunction) => {
-  if (metrics) answeredRoute.set(res, pageRoute(req.path));
+  if (metrics || tracing) answeredRoute.set(res, pageRoute(req.path));
   next();
 });
 app.use(
@@ -214,6 +236,7 @@ app.use(
         // nothing is sent before the loaders have run).
         allowOrigins: (directive, origins) => widenPolicy(res, directive, origins),
         identityCalls: metrics,
+        traceHeaders: requestSpans.get(res)?.headers,
       }),
   }),
 );
@@ -239,6 +262,8 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
       // Nothing else holds the process once both listeners are closed: it ends on its own.
       metricsServer?.close();
       metricsServer?.closeAllConnections();
+      // The spans still batched go to the collector before the process ends.
+      void tracing?.shutdown();
       process.exitCode = 0;
     });
   });

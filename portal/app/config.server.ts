@@ -62,6 +62,8 @@ const configSchema = z.object({
       }
     }),
   PORTAL_COOKIE_SECRET: z.string().min(32, { error: "must be at least 32 characters" }).optional(),
+  // OpenTelemetry's standard variable: set, a span per request goes to `<url>/v1/traces`.
+  OTEL_EXPORTER_OTLP_ENDPOINT: httpUrl.optional(),
 });
 
 /** The prompt opens this long before the timeout, so it must be the shorter of the two. */
@@ -107,6 +109,8 @@ export interface PortalConfig {
   trustedProxies: string[];
   /** Port of the Prometheus listener on 127.0.0.1; undefined: no metrics. */
   metricsPort: number | undefined;
+  /** OTEL_EXPORTER_OTLP_ENDPOINT: tracing on, spans sent there; undefined: off (no SDK loaded). */
+  otlpEndpoint: string | undefined;
 }
 
 export function parseConfig(env: Record<string, string | undefined>): PortalConfig {
@@ -147,6 +151,7 @@ export function parseConfig(env: Record<string, string | undefined>): PortalConf
     shutdownGraceMs: env_.PORTAL_SHUTDOWN_GRACE_MS,
     trustedProxies: env_.PORTAL_TRUSTED_PROXIES,
     metricsPort: env_.PORTAL_METRICS_PORT === 0 ? undefined : env_.PORTAL_METRICS_PORT,
+    otlpEndpoint: env_.OTEL_EXPORTER_OTLP_ENDPOINT,
   };
 }
 

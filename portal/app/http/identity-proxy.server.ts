@@ -5,6 +5,7 @@ import { bufferedBody } from "./body-limit.server.ts";
 import type { IdentityCallObserver } from "./identity-calls.ts";
 import { identityError } from "./identity-error-body.server.ts";
 import { sessionEntropyName } from "./session-entropy.server.ts";
+import type { TraceHeaders } from "./tracing.server.ts";
 import { clientAddress } from "./trusted-proxies.server.ts";
 
 interface IdentityProxyOptions {
@@ -14,6 +15,8 @@ interface IdentityProxyOptions {
   correlationId: (res: ServerResponse) => string | undefined;
   /** Told of each proxied call's status and latency, when metrics are on. */
   metrics: IdentityCallObserver | undefined;
+  /** The request span's `traceparent`/`tracestate` (tracing on), sent instead of the browser's. */
+  traceHeaders?: (res: ServerResponse) => TraceHeaders | undefined;
 }
 
 /**
@@ -21,7 +24,12 @@ interface IdentityProxyOptions {
  * at /api/kratos: the browser's address, fingerprint and already-read body go on; an unreachable
  * service answers 502 in its own error shape.
  */
-export function identityProxy({ target, correlationId, metrics }: IdentityProxyOptions) {
+export function identityProxy({
+  target,
+  correlationId,
+  metrics,
+  traceHeaders,
+}: IdentityProxyOptions) {
   /** When each proxied call to the identity service left, for its latency. */
   const proxyStarted = new WeakMap<IncomingMessage, number>();
 
@@ -47,6 +55,13 @@ export function identityProxy({ target, correlationId, metrics }: IdentityProxyO
         proxyStarted.set(req, performance.now());
         const id = correlationId(res);
         if (id) proxyReq.setHeader("x-correlation-id", id);
+        // Tracing on: the identity service's span is a child of the portal's, not the browser's.
+        const trace = traceHeaders?.(res);
+        if (trace) {
+          proxyReq.setHeader("traceparent", trace.traceparent);
+          proxyReq.removeHeader("tracestate");
+          if (trace.tracestate) proxyReq.setHeader("tracestate", trace.tracestate);
+        }
         // The browser's address as the pages send it (req.ip, by PORTAL_TRUSTED_PROXIES), not the
         // whole chain: the identity service trusts only the portal, so it would take the load
         // balancer in front of the portal for the browser.

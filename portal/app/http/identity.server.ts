@@ -20,8 +20,8 @@ const tracestatePattern = /^[\x20-\x7e]{1,512}$/;
  * The browser's fingerprint goes as x-session-entropy (trusted devices are bound to it).
  * The page's locale goes as Accept-Language: the courier writes recovery and verification
  * messages in the language of the request that created the flow. A well-formed W3C `traceparent`
- * (and `tracestate`) goes on as it came, so the identity service's spans join the caller's trace
- * (the /api/kratos proxy passes the browser's headers on as they are).
+ * (and `tracestate`) goes on as it came, so the identity service's spans join the caller's trace;
+ * with the portal's own tracing on, its request span's context goes instead (a child of it).
  */
 export function forwardedHeaders(
   request: Request,
@@ -40,6 +40,7 @@ export function forwardedHeaders(
   const entropy = sessionEntropy(request);
   if (entropy) headers[sessionEntropyName] = entropy;
   if (locale) headers["Accept-Language"] = locale;
+  if (info.traceHeaders) return { ...headers, ...info.traceHeaders };
   const traceparent = request.headers.get("traceparent");
   if (traceparent !== null && traceparentPattern.test(traceparent)) {
     headers.traceparent = traceparent;

@@ -17,6 +17,11 @@ export interface RequestInfo {
   allowOrigins?: (directive: WidenedDirective, origins: readonly string[]) => void;
   /** Counts the page's calls to the identity service (PORTAL_METRICS_PORT); absent when off. */
   identityCalls?: IdentityCallObserver;
+  /**
+   * `traceparent` (and `tracestate`) of this request's span (OTEL_EXPORTER_OTLP_ENDPOINT): the
+   * identity service's calls carry them, so its spans are children of ours. Absent when off.
+   */
+  traceHeaders?: { traceparent: string; tracestate?: string };
 }
 
 export const requestInfoContext = createContext<RequestInfo>({
