@@ -1,4 +1,5 @@
 import type { Identity } from "../identity/identity.ts";
+import { methodFields } from "../selfservice/method-fields.ts";
 import { upsertNode, type NodeGroup, type UiNode } from "../ui/nodes.ts";
 import {
   clearInput,
@@ -30,12 +31,7 @@ export interface TypedCodeFactor {
  */
 export function typedCodeStrategy(factor: TypedCodeFactor): LoginStrategy {
   const form: MethodForm = {
-    fields: [
-      { name: "csrf_token", type: "string" },
-      { name: "method", type: "string" },
-      { name: factor.field, type: "string" },
-      { name: "transient_payload", type: "object" },
-    ],
+    fields: methodFields({ [factor.field]: "string" }),
     missing: (values) =>
       (stringValue(values[factor.field]) ?? "").trim() === "" ? [missingValue(factor.field)] : [],
     rerender: (flow) => clearInput(flow, factor.field),

@@ -19,13 +19,11 @@ import { csrfNode, inputNode, textNode, upsertNode } from "../ui/nodes.ts";
 import { ValidationError } from "../ui/validation-error.ts";
 import { describeDevice } from "./device-description.ts";
 import { clearTrustedDeviceCookie, trustedDeviceToken } from "./trusted-device-cookie.ts";
+import { methodFields } from "../selfservice/method-fields.ts";
 
-const untrustFields = [
-  { name: "csrf_token", type: "string" },
-  { name: "method", type: "string" },
-  { name: "totp_device_untrust", type: "string" },
-  { name: "transient_payload", type: "object" },
-] as const;
+const untrustFields = methodFields({
+  totp_device_untrust: "string",
+});
 
 function isUntrustSubmission(body: Record<string, unknown>): boolean {
   return typeof body.totp_device_untrust === "string";

@@ -33,15 +33,13 @@ import { flowJson, type Flow, type FlowType } from "../../selfservice/flow.ts";
 import { skipsCsrf } from "./flow.ts";
 import { recoveryFlows } from "./flow.ts";
 import { completeRecovery } from "./success.ts";
+import { methodFields } from "../../selfservice/method-fields.ts";
 
-const recoveryFields = [
-  { name: "method", type: "string" },
-  { name: "code", type: "string" },
-  { name: "email", type: "string" },
-  { name: "csrf_token", type: "string" },
-  { name: "token", type: "string" },
-  { name: "transient_payload", type: "object" },
-] as const;
+const recoveryFields = methodFields({
+  code: "string",
+  email: "string",
+  token: "string",
+});
 
 interface RecoveryBody {
   method: string | undefined;

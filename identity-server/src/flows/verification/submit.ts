@@ -31,16 +31,14 @@ import { flowJson, type Flow, type FlowType } from "../../selfservice/flow.ts";
 import { continueToOAuth2 } from "./oauth2.ts";
 import { verificationContinueUrl, verificationCsrfToken } from "./flow.ts";
 import { verificationFlows } from "./flow.ts";
+import { methodFields } from "../../selfservice/method-fields.ts";
 
-const verificationFields = [
-  { name: "method", type: "string" },
-  { name: "code", type: "string" },
-  { name: "email", type: "string" },
+const verificationFields = methodFields({
+  code: "string",
+  email: "string",
   // The hooks name the resend button after the channel, so a phone number may arrive as `sms`.
-  { name: "sms", type: "string" },
-  { name: "csrf_token", type: "string" },
-  { name: "transient_payload", type: "object" },
-] as const;
+  sms: "string",
+});
 
 interface VerificationBody {
   method: string | undefined;

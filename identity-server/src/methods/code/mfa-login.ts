@@ -27,16 +27,14 @@ import { addressSubmitNode, codeSentNodes } from "./mfa-login-nodes.ts";
 import { generateCode, hmacCode } from "./one-time-code.ts";
 import { channelOf } from "./send-code.ts";
 import { CodeNotFoundError, useOneTimeCode } from "./use-code.ts";
+import { methodFields } from "../../selfservice/method-fields.ts";
 
-const codeLoginFields = [
-  { name: "csrf_token", type: "string" },
-  { name: "method", type: "string" },
-  { name: "code", type: "string" },
-  { name: "identifier", type: "string" },
-  { name: "address", type: "string" },
-  { name: "resend", type: "string" },
-  { name: "transient_payload", type: "object" },
-] as const;
+const codeLoginFields = methodFields({
+  code: "string",
+  identifier: "string",
+  address: "string",
+  resend: "string",
+});
 
 /**
  * Kratos hands a submission with an `address` to the code strategy even without `method`. The

@@ -10,19 +10,17 @@ import { ValidationError } from "../../ui/validation-error.ts";
 import { save, saveWithoutSecondFactor, type SettingsOutcome } from "../settings-outcome.ts";
 import type { SettingsStep, SettingsStrategy } from "../settings-strategy.ts";
 import { handleSettingsSubmission, requirePrivilegedSession } from "../settings-submission.ts";
+import { methodFields } from "../../selfservice/method-fields.ts";
 
 // Our settings group `code`: Kratos turns codes as a second factor on for every address in the
 // traits by configuration (code.mfa_enabled); here each user picks which verified addresses get
 // sign-in codes. The credential keeps Kratos' shape: type `code`, config {addresses:[{address,
 // channel}]}.
 
-const codeMfaSettingsFields = [
-  { name: "csrf_token", type: "string" },
-  { name: "method", type: "string" },
-  { name: "code_mfa_enable", type: "string" },
-  { name: "code_mfa_disable", type: "string" },
-  { name: "transient_payload", type: "object" },
-] as const;
+const codeMfaSettingsFields = methodFields({
+  code_mfa_enable: "string",
+  code_mfa_disable: "string",
+});
 
 function isCodeMfaSubmission(body: Record<string, unknown>): boolean {
   return (

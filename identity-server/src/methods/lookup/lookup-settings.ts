@@ -28,19 +28,17 @@ import {
   regenerateLookupNode,
   revealLookupNode,
 } from "./lookup-nodes.ts";
+import { methodFields } from "../../selfservice/method-fields.ts";
 
 /** The HMACs of codes generated but not confirmed yet (the codes themselves are only shown). */
 const regeneratedContextKey = "lookup_secret_regenerated";
 
-const lookupSettingsFields = [
-  { name: "csrf_token", type: "string" },
-  { name: "method", type: "string" },
-  { name: "lookup_secret_reveal", type: "boolean" },
-  { name: "lookup_secret_regenerate", type: "boolean" },
-  { name: "lookup_secret_confirm", type: "boolean" },
-  { name: "lookup_secret_disable", type: "boolean" },
-  { name: "transient_payload", type: "object" },
-] as const;
+const lookupSettingsFields = methodFields({
+  lookup_secret_reveal: "boolean",
+  lookup_secret_regenerate: "boolean",
+  lookup_secret_confirm: "boolean",
+  lookup_secret_disable: "boolean",
+});
 
 /** Kratos recognises backup-code submissions by their buttons, without `method`. */
 function isLookupSubmission(body: Record<string, unknown>): boolean {

@@ -23,15 +23,13 @@ import {
 import type { LoginStep, LoginStrategy } from "../login-strategy.ts";
 import { hashPassword, needsRehash, spendDummyVerification, verifyPassword } from "./hasher.ts";
 import { passwordNode, passwordSubmitNode } from "./nodes.ts";
+import { methodFields } from "../../selfservice/method-fields.ts";
 
-const loginFields = [
-  { name: "csrf_token", type: "string" },
-  { name: "identifier", type: "string" },
-  { name: "password_identifier", type: "string" },
-  { name: "password", type: "string" },
-  { name: "method", type: "string" },
-  { name: "transient_payload", type: "object" },
-] as const;
+const loginFields = methodFields({
+  identifier: "string",
+  password_identifier: "string",
+  password: "string",
+});
 
 /** First-factor form: identifier (labelled after the schema's identifier trait), password, submit. */
 function populatePasswordLogin(ctx: ServerContext, flow: Flow): void {

@@ -13,6 +13,8 @@ import { passwordNode, passwordSubmitNode } from "./nodes.ts";
 import { passwordPolicyViolation } from "./policy.ts";
 import { passwordPolicyOptions } from "./policy-options.ts";
 import { buildIdentity } from "../profile/build-identity.ts";
+import { traitFields } from "../profile/trait-fields.ts";
+import { methodFields } from "../../selfservice/method-fields.ts";
 
 /** One-step registration's password part: the new-password input and the "Sign up" submit. */
 function populatePasswordRegistration(flow: Flow): void {
@@ -20,24 +22,8 @@ function populatePasswordRegistration(flow: Flow): void {
   upsertNode(flow.ui, passwordSubmitNode(1040001));
 }
 
-function registrationFields(ctx: ServerContext): FieldSpec[] {
-  return [
-    { name: "csrf_token", type: "string" },
-    { name: "password", type: "string" },
-    { name: "method", type: "string" },
-    { name: "transient_payload", type: "object" },
-    { name: "traits", type: "object" },
-    ...ctx.schema.traitPaths.map((p): FieldSpec => ({
-      name: p.name,
-      type:
-        p.type === "boolean"
-          ? "boolean"
-          : p.type === "number" || p.type === "integer"
-            ? "number"
-            : "string",
-      required: p.required,
-    })),
-  ];
+function registrationFields(ctx: ServerContext): readonly FieldSpec[] {
+  return methodFields({ password: "string" }, traitFields(ctx.schema.traitPaths, true));
 }
 
 /** The payload schema's checks, before the CSRF token (Kratos validates while decoding). */

@@ -11,13 +11,11 @@ import { hashPassword, verifyPassword } from "./hasher.ts";
 import { passwordNode, passwordSubmitNode } from "./nodes.ts";
 import { passwordPolicyViolation } from "./policy.ts";
 import { passwordPolicyOptions } from "./policy-options.ts";
+import { methodFields } from "../../selfservice/method-fields.ts";
 
-const passwordFields = [
-  { name: "csrf_token", type: "string" },
-  { name: "method", type: "string" },
-  { name: "password", type: "string" },
-  { name: "transient_payload", type: "object" },
-] as const;
+const passwordFields = methodFields({
+  password: "string",
+});
 
 /** The password group: a new password and "Save" (1070003). */
 function populatePasswordSettings(flow: Flow, csrfToken: string): void {

@@ -18,6 +18,8 @@ import {
 import { save } from "../settings-outcome.ts";
 import type { SettingsStep, SettingsStrategy } from "../settings-strategy.ts";
 import { handleSettingsSubmission } from "../settings-submission.ts";
+import { methodFields } from "../../selfservice/method-fields.ts";
+import { traitFields } from "./trait-fields.ts";
 
 /** The profile group: one input per trait, filled with the identity's values, and "Save". */
 function populateProfileSettings(
@@ -40,22 +42,8 @@ function populateProfileSettings(
   );
 }
 
-function profileFields(ctx: ServerContext): FieldSpec[] {
-  return [
-    { name: "csrf_token", type: "string" },
-    { name: "method", type: "string" },
-    { name: "transient_payload", type: "object" },
-    { name: "traits", type: "object" },
-    ...ctx.schema.traitPaths.map((p): FieldSpec => ({
-      name: p.name,
-      type:
-        p.type === "boolean"
-          ? "boolean"
-          : p.type === "number" || p.type === "integer"
-            ? "number"
-            : "string",
-    })),
-  ];
+function profileFields(ctx: ServerContext): readonly FieldSpec[] {
+  return methodFields({}, traitFields(ctx.schema.traitPaths, false));
 }
 
 /** Shows what was submitted instead of the stored values (Kratos' hydrateForm). */

@@ -23,17 +23,15 @@ import {
   totpUnlinkNode,
   totpVerifyNode,
 } from "./totp-nodes.ts";
+import { methodFields } from "../../selfservice/method-fields.ts";
 
 /** Where the key waiting for its first code is kept (never serialised). */
 const keyContextKey = "totp_url";
 
-const totpSettingsFields = [
-  { name: "csrf_token", type: "string" },
-  { name: "method", type: "string" },
-  { name: "totp_code", type: "string" },
-  { name: "totp_unlink", type: "boolean" },
-  { name: "transient_payload", type: "object" },
-] as const;
+const totpSettingsFields = methodFields({
+  totp_code: "string",
+  totp_unlink: "boolean",
+});
 
 /**
  * The totp group: an unlink button when an app is linked; otherwise a new key (kept in the flow's
