@@ -15,6 +15,18 @@ import { adminListenerEnvShape, checkAdminListenerEnv } from "./admin-listener-c
 import { checkCorsEnv, corsEnvShape, identityCorsConfigFrom } from "./cors-config.ts";
 import { trustedProxiesEnvShape } from "./trusted-proxies-config.ts";
 import { shutdownEnvShape } from "./shutdown-config.ts";
+import {
+  courierConfigFrom,
+  courierEnvShape,
+  mailboxConfigFrom,
+  type CourierConfig,
+  type MailboxConfig,
+} from "./courier-config.ts";
+import {
+  secondFactorConfigFrom,
+  secondFactorEnvShape,
+  type SecondFactorConfig,
+} from "./second-factor-config.ts";
 import { tracingEnvShape } from "./tracing-config.ts";
 import type { CorsConfig } from "../http/cors.ts";
 import type { ListenerLimits } from "../http/listener-limits.ts";
@@ -66,7 +78,7 @@ export interface IdentityServerConfig {
   /** Refuse it the legacy way: message 4000010 in the login flow instead of a verification flow. */
   legacyRequireVerifiedLoginError: boolean;
   courier: CourierConfig;
-  mailbox: { enabled: boolean; port: number };
+  mailbox: MailboxConfig;
   secondFactor: SecondFactorConfig;
   /** The Hydra-compatible OAuth2 service (src/oauth2). */
   oauth2: OAuth2Config;
@@ -94,36 +106,6 @@ export interface IdentityServerConfig {
   otlpEndpoint: string | undefined;
 }
 
-/** Kratos' `required_aal` settings: `aal1`, or the highest level the identity can reach. */
-export type RequiredAal = "aal1" | "highest_available";
-
-export interface SecondFactorConfig {
-  /** Issuer shown in authenticator apps (Kratos' `totp.config.issuer`); defaults to the public host name. */
-  totpIssuer: string;
-  /** Offer codes by e-mail/SMS as a second factor (Kratos' `code.mfa_enabled`). */
-  codeMfaEnabled: boolean;
-  /** How long a trusted device skips the second factor. */
-  trustedDeviceLifespanMs: number;
-  /** AAL that /sessions/whoami, GET /sessions and logins ask for (`session.whoami.required_aal`). */
-  whoamiRequiredAal: RequiredAal;
-  /** AAL the settings flow asks for (`selfservice.flows.settings.required_aal`). */
-  settingsRequiredAal: RequiredAal;
-  /** An admin may extend a session only once it expires within this (`session.earliest_possible_extend`). */
-  earliestPossibleExtendMs: number;
-}
-
-export interface CourierConfig {
-  /** smtp:// or smtps:// URL; without it e-mails go to the embedded mailbox. */
-  smtpUrl: string | undefined;
-  smtpFromAddress: string;
-  /** Receives POST {to, body} for every SMS; without it SMS go to the embedded mailbox. */
-  smsWebhookUrl: string | undefined;
-  /** Delivery attempts before a message is abandoned. */
-  maxAttempts: number;
-  /** Wait before the second attempt; it doubles for every further attempt. */
-  retryBackoffMs: number;
-}
-
 export class ConfigError extends Error {
   override name = "ConfigError";
 }
@@ -131,20 +113,6 @@ export class ConfigError extends Error {
 const defaultSchemaPath = fileURLToPath(new URL("../../identity.schema.json", import.meta.url));
 
 const positiveDuration = duration(positive, "a positive duration like 1h or 30m");
-
-const smtpUrl = z
-  .string()
-  .trim()
-  .refine((value) => {
-    try {
-      const url = new URL(value);
-      return url.protocol === "smtp:" || url.protocol === "smtps:";
-    } catch {
-      return false;
-    }
-  }, "must be an smtp:// or smtps:// URL");
-
-const requiredAal = z.enum(["aal1", "highest_available"]);
 
 const envSchema = z.object({
   IDENTITY_PUBLIC_HOST: z.string().trim().min(1).default("127.0.0.1"),
@@ -178,23 +146,8 @@ const envSchema = z.object({
   IDENTITY_RECOVERY_NOTIFY_UNKNOWN_RECIPIENTS: flag.default(true),
   IDENTITY_REQUIRE_VERIFIED_ADDRESS: flag.default(false),
   IDENTITY_LEGACY_REQUIRE_VERIFIED_LOGIN_ERROR: flag.default(false),
-  IDENTITY_MAILBOX_ENABLED: flag.optional(),
-  IDENTITY_MAILBOX_PORT: port.default(4436),
-  IDENTITY_COURIER_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(5),
-  IDENTITY_COURIER_RETRY_BACKOFF: positiveDuration.default(1000),
-  SMTP_URL: smtpUrl.optional(),
-  SMTP_FROM_ADDRESS: z
-    .string()
-    .trim()
-    .regex(/^[^@\s]+@[^@\s]+$/, "must be an e-mail address")
-    .default("no-reply@localhost"),
-  SMS_WEBHOOK_URL: httpUrl.optional(),
-  IDENTITY_TOTP_ISSUER: z.string().trim().min(1).optional(),
-  IDENTITY_CODE_MFA_ENABLED: flag.default(true),
-  IDENTITY_TRUSTED_DEVICE_LIFESPAN: positiveDuration.default(720 * 3_600_000),
-  IDENTITY_WHOAMI_REQUIRED_AAL: requiredAal.default("highest_available"),
-  IDENTITY_SETTINGS_REQUIRED_AAL: requiredAal.default("highest_available"),
-  IDENTITY_SESSION_EARLIEST_POSSIBLE_EXTEND: positiveDuration.optional(),
+  ...courierEnvShape,
+  ...secondFactorEnvShape,
   IDENTITY_ORY_EXTENSIONS: flag.default(true),
   ...oauth2EnvShape,
   ...tokenizerEnvShape,
@@ -286,29 +239,9 @@ export function loadConfig(env: Record<string, string | undefined>): IdentitySer
     recoveryNotifiesUnknownRecipients: e.IDENTITY_RECOVERY_NOTIFY_UNKNOWN_RECIPIENTS,
     requireVerifiedAddress: e.IDENTITY_REQUIRE_VERIFIED_ADDRESS,
     legacyRequireVerifiedLoginError: e.IDENTITY_LEGACY_REQUIRE_VERIFIED_LOGIN_ERROR,
-    courier: {
-      smtpUrl: e.SMTP_URL,
-      smtpFromAddress: e.SMTP_FROM_ADDRESS,
-      smsWebhookUrl: e.SMS_WEBHOOK_URL,
-      maxAttempts: e.IDENTITY_COURIER_MAX_ATTEMPTS,
-      retryBackoffMs: e.IDENTITY_COURIER_RETRY_BACKOFF,
-    },
-    // The mailbox is the embedded default; with a real SMTP server it is off unless asked for.
-    mailbox: {
-      enabled: e.IDENTITY_MAILBOX_ENABLED ?? e.SMTP_URL === undefined,
-      port: e.IDENTITY_MAILBOX_PORT,
-    },
-    secondFactor: {
-      totpIssuer: e.IDENTITY_TOTP_ISSUER ?? new URL(e.IDENTITY_PUBLIC_BASE_URL).hostname,
-      // Codes as a second factor chosen per address are ours (Kratos' code.mfa_enabled differs).
-      codeMfaEnabled: e.IDENTITY_CODE_MFA_ENABLED && e.IDENTITY_ORY_EXTENSIONS,
-      trustedDeviceLifespanMs: e.IDENTITY_TRUSTED_DEVICE_LIFESPAN,
-      whoamiRequiredAal: e.IDENTITY_WHOAMI_REQUIRED_AAL,
-      settingsRequiredAal: e.IDENTITY_SETTINGS_REQUIRED_AAL,
-      // Kratos' default: as long as the session lifespan, i.e. a session can always be extended.
-      earliestPossibleExtendMs:
-        e.IDENTITY_SESSION_EARLIEST_POSSIBLE_EXTEND ?? e.IDENTITY_SESSION_LIFESPAN,
-    },
+    courier: courierConfigFrom(e),
+    mailbox: mailboxConfigFrom(e),
+    secondFactor: secondFactorConfigFrom(e),
     oauth2: {
       ...oauth2ConfigFrom(e),
       oryExtensions: e.IDENTITY_ORY_EXTENSIONS,

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { EventEmitter } from "node:events";
 import type { Kysely } from "kysely";
 import type { Logger } from "pino";
-import type { CourierConfig } from "../config/config.ts";
+import type { CourierConfig } from "../config/courier-config.ts";
 import {
   claimDueMessages,
   insertDispatch,

@@ -1,4 +1,4 @@
-import type { SecondFactorConfig } from "../config/config.ts";
+import type { SecondFactorConfig } from "../config/second-factor-config.ts";
 import { loginStrategiesFor } from "../methods/login-strategies.ts";
 import type { Identity } from "./identity.ts";
 

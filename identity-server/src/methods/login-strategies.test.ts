@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { describe, expect, it } from "vitest";
-import type { SecondFactorConfig } from "../config/config.ts";
+import type { SecondFactorConfig } from "../config/second-factor-config.ts";
 import type { ServerContext } from "../context.ts";
 import type { Flow } from "../selfservice/flow.ts";
 import { FlowBody } from "../http/flow-body.ts";

@@ -1,4 +1,4 @@
-import type { SecondFactorConfig } from "../config/config.ts";
+import type { SecondFactorConfig } from "../config/second-factor-config.ts";
 import type { ServerContext } from "../context.ts";
 import type { Flow } from "../selfservice/flow.ts";
 import type { FlowBody } from "../http/flow-body.ts";

@@ -1,4 +1,4 @@
-import type { RequiredAal } from "../config/config.ts";
+import type { RequiredAal } from "../config/second-factor-config.ts";
 import type { ServerContext } from "../context.ts";
 import { HerodotError } from "../http/errors.ts";
 import { availableAal } from "../identity/second-factors.ts";
