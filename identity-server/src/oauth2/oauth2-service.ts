@@ -1,37 +1,15 @@
-import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { FastifyInstance } from "fastify";
 import type { Kysely } from "kysely";
 import type { Logger } from "pino";
-import {
-  answerClientError,
-  clientErrorReason,
-  clientErrorStatus,
-  refuseConnect,
-} from "../http/client-errors.ts";
-import {
-  defaultListenerLimits,
-  nodeListenerOptions,
-  type ListenerLimits,
-} from "../http/listener-limits.ts";
-import { originForm } from "../http/request-target.ts";
-import { compileTrustedProxies } from "../http/trusted-proxies.ts";
-import { trackDrain } from "../http/drain.ts";
+import { defaultListenerLimits, type ListenerLimits } from "../http/listener-limits.ts";
 import type { Tracing } from "../tracing/tracing.ts";
-import { traceFastify, traceNodeListener } from "../tracing/tracing-hooks.ts";
 import { createIdentityMetrics, type IdentityMetrics } from "../metrics/identity-metrics.ts";
-import { registerMetricsRoutes, registerRequestMetrics } from "../metrics/metrics-routes.ts";
-import { countNodeRequests, oauth2PublicRoute } from "../metrics/node-listener-metrics.ts";
 import type { Secrets } from "../secret.ts";
 import type { Database } from "../store/schema.ts";
 import { createAdminApp } from "./admin/admin-app.ts";
 import type { AdminDeps } from "./admin/admin-deps.ts";
-import { registerClientRoutes } from "./admin/client-routes.ts";
-import { registerRequestRoutes } from "./admin/request-routes.ts";
-import { registerSessionRoutes } from "./admin/session-routes.ts";
-import { registerTokenRoutes } from "./admin/token-routes.ts";
-import { registerTrustRoutes } from "./admin/trust-routes.ts";
-import { registerKeyRoutes } from "./admin/key-routes.ts";
+import { registerAdminRoutes } from "./admin/admin-routes.ts";
 import { deleteConsentSessionsOfClient } from "./challenges/consent-sessions.ts";
 import {
   acceptLoginRequest,
@@ -47,13 +25,10 @@ import { upsertSeedClient, type ClientServiceDeps } from "./clients/client-servi
 import { deriveKey } from "./crypto/derived-keys.ts";
 import { loadOrCreateSigningKeys } from "./crypto/signing-keys.ts";
 import { SigningKeyRing } from "./crypto/signing-key-ring.ts";
-import { answerPublicHealth, registerAdminHealthRoutes } from "./health.ts";
-import { HydraError, invalidClientMetadata, invalidRedirectUri } from "./hydra-error.ts";
+import { invalidClientMetadata, invalidRedirectUri } from "./hydra-error.ts";
 import type { OAuth2Config } from "./oauth2-config.ts";
 import { ProviderHolder } from "./provider/provider-holder.ts";
-import { settleForwardedHeaders } from "./provider/request-ip.ts";
-import { applyOAuth2PublicCors } from "./public-cors.ts";
-import { setOAuth2PublicHeaders } from "./public-security-headers.ts";
+import { createPublicListener, listen, urlOf } from "./public-listener.ts";
 import { startExpiryCleanup } from "./store/expiry-cleanup.ts";
 import { migrateOAuth2 } from "./store/oauth2-migrations.ts";
 import type { OAuth2Db } from "./store/oauth2-tables.ts";
@@ -108,21 +83,6 @@ export interface RunningOAuth2Service extends OAuth2LoginRequests {
   close(): Promise<void>;
 }
 
-function urlOf(address: AddressInfo): string {
-  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
-  return `http://${host}:${address.port}`;
-}
-
-function listen(server: Server, host: string, port: number): Promise<AddressInfo> {
-  return new Promise((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, host, () => {
-      server.off("error", reject);
-      resolve(server.address() as AddressInfo);
-    });
-  });
-}
-
 /** oidc-provider's client metadata errors, as Hydra's admin API reports them. */
 function providerValidationError(error: unknown): Error {
   const { error: code, error_description: description } = error as {
@@ -153,45 +113,18 @@ export async function startOAuth2Service(
 
   let holder: ProviderHolder | undefined;
   const listenerLimits = options.listener ?? defaultListenerLimits;
-  const cors = applyOAuth2PublicCors(config.cors, logger.child({ listener: "oauth2-public" }));
-  const trustProxy = compileTrustedProxies(options.trustedProxies ?? ["loopback"]);
-  const publicServer = createServer(nodeListenerOptions(listenerLimits), (req, res) => {
-    settleForwardedHeaders(req, trustProxy);
-    // An absolute-form target (`GET http://host/path`) is routed as its path and query.
-    req.url = originForm(req.url ?? "/");
-    setOAuth2PublicHeaders(res);
-    // Hydra's serve.public.cors: a preflight is answered here, before health, flows or cookies.
-    if (cors(req, res)) return;
-    const path = (req.url ?? "/").split("?")[0] ?? "/";
-    const publicVersion = config.oryExtensions !== false;
-    void answerPublicHealth(db, req.method, path, res, publicVersion, drain.isDraining()).then(
-      (answered) => {
-        if (answered) return;
-        if (!holder) {
-          res.writeHead(503).end();
-          return;
-        }
-        return holder.handle(req, res);
-      },
-    );
-  });
-  const drain = trackDrain(publicServer, options.shutdownGraceMs ?? 10_000);
   const metrics = options.metrics ?? createIdentityMetrics();
-  countNodeRequests(publicServer, metrics, "oauth2-public", oauth2PublicRoute);
-  if (options.tracing) {
-    traceNodeListener(publicServer, options.tracing, "oauth2-public", oauth2PublicRoute);
-  }
-  // Requests Node's parser refuses get Hydra's error shape rather than an empty 400.
-  publicServer.on("clientError", (error: Error & { code?: string }, socket) =>
-    answerClientError(
-      socket,
-      error,
-      new HydraError(clientErrorStatus(error), "invalid_request", clientErrorReason(error)).body(),
-    ),
-  );
-  refuseConnect(publicServer, (status) =>
-    new HydraError(status, "invalid_request", "The method CONNECT is not supported.").body(),
-  );
+  const { server: publicServer, drain } = createPublicListener({
+    config,
+    db,
+    logger,
+    limits: listenerLimits,
+    trustedProxies: options.trustedProxies ?? ["loopback"],
+    shutdownGraceMs: options.shutdownGraceMs ?? 10_000,
+    metrics,
+    tracing: options.tracing,
+    provider: () => holder,
+  });
   let adminApp: FastifyInstance | undefined;
   let cleanup: { stop(): Promise<void> } | undefined;
   let closed: Promise<void> | undefined;
@@ -269,16 +202,12 @@ export async function startOAuth2Service(
       config.adminToken,
       listenerLimits,
     );
-    if (options.tracing) traceFastify(adminApp, options.tracing, "oauth2-admin");
-    registerRequestMetrics(adminApp, metrics, "oauth2-admin");
-    registerAdminHealthRoutes(adminApp, db, () => drain.isDraining());
-    registerMetricsRoutes(adminApp, metrics);
-    registerClientRoutes(adminApp, deps);
-    registerRequestRoutes(adminApp, deps);
-    registerSessionRoutes(adminApp, deps);
-    registerTokenRoutes(adminApp, deps);
-    registerTrustRoutes(adminApp, deps);
-    registerKeyRoutes(adminApp, keyRing, issuer);
+    registerAdminRoutes(adminApp, deps, {
+      keyRing,
+      metrics,
+      tracing: options.tracing,
+      isDraining: () => drain.isDraining(),
+    });
     await adminApp.listen({ host: config.adminHost ?? "127.0.0.1", port: config.adminPort });
     const adminAddress = adminApp.server.address() as AddressInfo;
 
