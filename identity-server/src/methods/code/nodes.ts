@@ -18,19 +18,7 @@ export function addressInputNode(value?: string): InputNode {
 
 /** Recovery codes are constrained to six digits; verification codes only get the autocomplete hint. */
 export function codeInputNode(kind: "recovery" | "verification", value?: string): InputNode {
-  if (kind === "recovery") {
-    return inputNode({
-      name: "code",
-      type: "text",
-      group: "code",
-      value,
-      required: true,
-      autocomplete: "one-time-code",
-      pattern: "[0-9]+",
-      maxlength: codeLength,
-      label: uiText(1070010),
-    });
-  }
+  const recovery = kind === "recovery";
   return inputNode({
     name: "code",
     type: "text",
@@ -38,7 +26,8 @@ export function codeInputNode(kind: "recovery" | "verification", value?: string)
     value,
     required: true,
     autocomplete: "one-time-code",
-    label: uiText(1070011),
+    ...(recovery ? { pattern: "[0-9]+", maxlength: codeLength } : {}),
+    label: uiText(recovery ? 1070010 : 1070011),
   });
 }
 
