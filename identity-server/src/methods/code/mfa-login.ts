@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { ServerContext } from "../../context.ts";
 import type { Flow } from "../../selfservice/flow.ts";
@@ -8,7 +7,7 @@ import type { FlowBody } from "../../http/flow-body.ts";
 import type { Identity } from "../../identity/identity.ts";
 import { normalizeAddress } from "../../identity/normalize.ts";
 import { codeMfaAddressesOf, type CodeMfaAddress } from "./mfa-addresses.ts";
-import { deleteCodesOfFlow, insertCode } from "../../store/codes.ts";
+import { deleteCodesOfFlow } from "../../store/codes.ts";
 import { updateFlow } from "../../store/flows.ts";
 import { codeRequesterOf } from "../../rate-limit/code-requester.ts";
 import {
@@ -24,9 +23,10 @@ import { ValidationError } from "../../ui/validation-error.ts";
 import { missingValue, runMethodStep, stringValue } from "../method-step.ts";
 import { sessionIdentityOf, type LoginStep, type LoginStrategy } from "../login-strategy.ts";
 import { addressSubmitNode, codeSentNodes } from "./mfa-login-nodes.ts";
-import { generateCode, hmacCode } from "./one-time-code.ts";
+import { generateCode } from "./one-time-code.ts";
 import { channelOf } from "./send-code.ts";
 import { CodeNotFoundError, useOneTimeCode } from "./use-code.ts";
+import { storeSentCode } from "./store-sent-code.ts";
 import { methodFields } from "../../selfservice/method-fields.ts";
 
 const codeLoginFields = methodFields({
@@ -107,17 +107,13 @@ async function sendLoginCode(
   flow.ui.messages = [uiText(1010025)];
   await ctx.db.transaction().execute(async (trx) => {
     await deleteCodesOfFlow(trx, flow.id);
-    await insertCode(trx, {
-      id: randomUUID(),
+    await storeSentCode(trx, ctx, {
       flowId: flow.id,
       kind: "login",
-      hmac: hmacCode(ctx.secret, code),
-      type: "self_service",
       identityId: identity.id,
-      addressValue: address.address,
-      addressVia: address.channel,
-      usedAt: undefined,
-      expiresAt: new Date(now.getTime() + ctx.config.codeLifespanMs),
+      address: address.address,
+      channel: address.channel,
+      code,
       issuedAt: now,
     });
     await ctx.courier.queue(trx, {

@@ -1,9 +1,7 @@
-import { randomUUID } from "node:crypto";
 import type { ServerContext } from "../../context.ts";
 import type { Flow } from "../../selfservice/flow.ts";
 import type { VerifiableAddress } from "../../identity/identity.ts";
 import { normalizeAddress, normalizeEmail } from "../../identity/normalize.ts";
-import { insertCode } from "../../store/codes.ts";
 import {
   findIdentity,
   findIdentityIdByRecoveryAddress,
@@ -15,6 +13,7 @@ import { takeCodeSend, tryCodeSend } from "../../rate-limit/rate-limits.ts";
 import type { Executor } from "../../store/schema.ts";
 import { asLocale } from "../../text/locale.ts";
 import { generateCode, hmacCode } from "./one-time-code.ts";
+import { storeSentCode } from "./store-sent-code.ts";
 
 /** Kratos' hackyInferChannel: an address with "@" is an e-mail, anything else a phone number. */
 export function channelOf(address: string): "email" | "sms" {
@@ -64,17 +63,13 @@ export async function sendRecoveryCode(
   }
   const code = generateCode();
   const now = ctx.now();
-  await insertCode(db, {
-    id: randomUUID(),
+  await storeSentCode(db, ctx, {
     flowId: flow.id,
     kind: "recovery",
-    hmac: hmacCode(ctx.secret, code),
-    type: "self_service",
     identityId,
-    addressValue: value,
-    addressVia: "email",
-    usedAt: undefined,
-    expiresAt: new Date(now.getTime() + ctx.config.codeLifespanMs),
+    address: value,
+    channel: "email",
+    code,
     issuedAt: now,
   });
   await ctx.courier.queue(db, {
@@ -131,17 +126,13 @@ async function deliverVerificationCode(
 ): Promise<void> {
   const code = generateCode();
   const now = ctx.now();
-  await insertCode(db, {
-    id: randomUUID(),
+  await storeSentCode(db, ctx, {
     flowId: flow.id,
     kind: "verification",
-    hmac: hmacCode(ctx.secret, code),
-    type: "self_service",
     identityId,
-    addressValue: address.value,
-    addressVia: address.via,
-    usedAt: undefined,
-    expiresAt: new Date(now.getTime() + ctx.config.codeLifespanMs),
+    address: address.value,
+    channel: address.via,
+    code,
     issuedAt: now,
   });
   const link = new URL(`${ctx.config.publicBaseUrl}/self-service/verification`);
