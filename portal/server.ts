@@ -6,7 +6,7 @@ import express from "express";
 import type { NextFunction, Request, Response } from "express";
 import helmet from "helmet";
 import { pino } from "pino";
-import type { RouterContextProvider, ServerBuild } from "react-router";
+import type { RouterContextProvider } from "react-router";
 import { getConfig } from "./app/config.server.ts";
 import { bodyLimitBytes, fieldLimit, limitBodies } from "./app/http/body-limit.server.ts";
 import { widenPolicy } from "./app/http/csp-origins.ts";
@@ -16,13 +16,14 @@ import { identityError } from "./app/http/identity-error-body.server.ts";
 import { identityProxy } from "./app/http/identity-proxy.server.ts";
 import { createIdentityReadiness } from "./app/http/identity-readiness.server.ts";
 import { listenerOptions } from "./app/http/listener-limits.server.ts";
+import { loadBuild, loadContextFactory } from "./app/http/load-build.server.ts";
 import { startMetricsListener } from "./app/http/metrics-listener.server.ts";
 import { createPageHandler } from "./app/http/page-handler.server.ts";
 import { refusePortalOnlySubmissions } from "./app/http/portal-only-submissions.server.ts";
 import type { RequestInfo } from "./app/http/request-context.ts";
 import { pageRouteLabeller } from "./app/http/route-label.server.ts";
 import { portalSecurityHeaders } from "./app/http/security-headers.server.ts";
-import { startTracing, type RequestSpan } from "./app/http/tracing.server.ts";
+import { spanEachRequest, startTracing, type RequestSpan } from "./app/http/tracing.server.ts";
 import { clientAddress } from "./app/http/trusted-proxies.server.ts";
 
 // The portal's folder: this file runs as server.ts or, with the types stripped beforehand, as
@@ -41,10 +42,8 @@ interface RequestMeta {
   correlationId: string;
 }
 
-type LoadContextFactory = (info: RequestInfo) => RouterContextProvider;
-
-const build = await loadBuild();
-const createLoadContext = loadContextFactory(build);
+const build = await loadBuild(portalDir);
+const createLoadContext = loadContextFactory<RequestInfo, RouterContextProvider>(build);
 
 /** Per-response values the later middleware (helmet, the proxy, React Router) read back. */
 const requestMeta = new WeakMap<ServerResponse, RequestMeta>();
@@ -115,16 +114,8 @@ app.use((req: Request, res: Response, next: NextFunction) => {
 });
 
 if (tracing) {
-  app.use((req: Request, res: Response, next: NextFunction) => {
-    const span = tracing.startRequest({
-      method: req.method,
-      headers: req.headers,
-      correlationId: requestMeta.get(res)?.correlationId,
-    });
-    requestSpans.set(res, span);
-    res.once("finish", () => span.end(routeLabel(req, res), res.statusCode));
-    next();
-  });
+  const correlationIdOf = (res: ServerResponse) => requestMeta.get(res)?.correlationId;
+  app.use(spanEachRequest(tracing, requestSpans, correlationIdOf, routeLabel));
 }
 
 // Permissions-Policy everywhere; no-store on every page and proxied answer (static files excepted).
@@ -282,31 +273,4 @@ function routeLabel(req: Request, res: Response): string {
   // Served by the static handler from build/client (favicon, fonts …): a fixed set of files.
   if (res.statusCode < 400 && (req.method === "GET" || req.method === "HEAD")) return "static";
   return "unmatched";
-}
-
-async function loadBuild(): Promise<ServerBuild> {
-  const buildModule: unknown = await import(new URL("build/server/index.js", portalDir).href);
-  if (!isServerBuild(buildModule)) {
-    throw new Error(
-      "build/server/index.js is not a React Router build; run `npm run build -w portal`",
-    );
-  }
-  return buildModule;
-}
-
-function isServerBuild(value: unknown): value is ServerBuild {
-  return typeof value === "object" && value !== null && "routes" in value && "entry" in value;
-}
-
-/** entry.server re-exports the context factory so both sides share one context key. */
-function loadContextFactory(serverBuild: ServerBuild): LoadContextFactory {
-  const entryModule: object = serverBuild.entry.module;
-  if (!hasLoadContextFactory(entryModule)) {
-    throw new Error("entry.server does not export createLoadContext");
-  }
-  return entryModule.createLoadContext;
-}
-
-function hasLoadContextFactory(value: object): value is { createLoadContext: LoadContextFactory } {
-  return "createLoadContext" in value && typeof value.createLoadContext === "function";
 }

@@ -1,4 +1,4 @@
-import type { IncomingHttpHeaders } from "node:http";
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import type { SpanExporter } from "@opentelemetry/sdk-trace";
 
 /**
@@ -105,5 +105,27 @@ export async function startTracing(options: TracingOptions): Promise<PortalTraci
       };
     },
     shutdown: () => provider.shutdown(),
+  };
+}
+
+/**
+ * Express middleware: a span for each request, kept in `spans` for what answers it, ended with
+ * the route that answered (`routeOf`) when the answer is sent.
+ */
+export function spanEachRequest<Req extends IncomingMessage, Res extends ServerResponse>(
+  tracing: PortalTracing,
+  spans: WeakMap<ServerResponse, RequestSpan>,
+  correlationIdOf: (res: Res) => string | undefined,
+  routeOf: (req: Req, res: Res) => string,
+) {
+  return (req: Req, res: Res, next: () => void): void => {
+    const span = tracing.startRequest({
+      method: req.method ?? "GET",
+      headers: req.headers,
+      correlationId: correlationIdOf(res),
+    });
+    spans.set(res, span);
+    res.once("finish", () => span.end(routeOf(req, res), res.statusCode));
+    next();
   };
 }
