@@ -184,4 +184,34 @@ describe("the ID token signing keys (Hydra's JWK admin API)", () => {
     });
     expect(wrongCurve.status).toBe(400);
   });
+
+  it("refuses a key whose private and public members come from two keys, and kids with markup", async () => {
+    const rsa = () => generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey;
+    const [a, b] = [rsa().export({ format: "jwk" }), rsa().export({ format: "jwk" })];
+    // B's private members with A's public ones: tokens it signed would not verify with the JWKS.
+    const mixed = await service.admin("PUT", `${set}/mixed`, {
+      json: { ...b, n: a.n, e: a.e, alg: "RS256", use: "sig" },
+    });
+    expect(mixed.status).toBe(400);
+    expect(mixed.body).toMatchObject({
+      error_description: expect.stringContaining("do not belong together") as unknown,
+    });
+    const ec = (curve: string) =>
+      generateKeyPairSync("ec", { namedCurve: curve }).privateKey.export({ format: "jwk" });
+    const [p, q] = [ec("prime256v1"), ec("prime256v1")];
+    const mixedEc = await service.admin("PUT", `${set}/mixed-ec`, {
+      json: { ...p, x: q.x, y: q.y, alg: "ES256", use: "sig" },
+    });
+    expect(mixedEc.status).toBe(400);
+    expect((await listed()).map((k) => k.kid)).not.toContain("mixed");
+
+    const markup = await service.admin("POST", set, {
+      json: { alg: "ES256", kid: "<script>", use: "sig" },
+    });
+    expect(markup.status).toBe(400);
+    const control = await service.admin("PUT", `${set}/a%00b`, {
+      json: { ...p, alg: "ES256", use: "sig" },
+    });
+    expect(control.status).toBe(400);
+  });
 });

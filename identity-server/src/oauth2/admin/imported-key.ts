@@ -1,9 +1,24 @@
-import { createPrivateKey, type JsonWebKey, type KeyObject } from "node:crypto";
+import {
+  createPrivateKey,
+  createPublicKey,
+  randomBytes,
+  sign,
+  verify,
+  type JsonWebKey,
+  type KeyObject,
+} from "node:crypto";
 import { generatedAlgorithms } from "../crypto/signing-keys.ts";
 import type { PrivateJwk } from "../crypto/signing-keys.ts";
 import { HydraError } from "../hydra-error.ts";
 
 const refused = (reason: string) => new HydraError(400, "Bad Request", reason);
+
+/** Key ids go into the public JWKS and into tokens' headers: printable, no markup, bounded. */
+export const keyIdRule =
+  "The key id (kid) must be at most 255 letters, digits and the characters . _ - : ~ (or empty)";
+export function isKeyId(kid: string): boolean {
+  return /^[A-Za-z0-9._:~-]{0,255}$/.test(kid);
+}
 
 /** The key type and curve each accepted algorithm needs. */
 const shapes: Record<string, { type: string; curve?: string }> = {
@@ -21,6 +36,19 @@ function privateKeyOf(jwk: JsonWebKey): KeyObject {
 }
 
 /**
+ * Whether what the private members sign verifies with the public members as sent: a key whose
+ * halves come from two keys would sign tokens no relying party can verify with the JWKS.
+ */
+function halvesMatch(key: KeyObject): boolean {
+  const message = randomBytes(32);
+  try {
+    return verify("sha256", message, createPublicKey(key), sign("sha256", message, key));
+  } catch {
+    return false;
+  }
+}
+
+/**
  * The body of Hydra's setJsonWebKey as a signing key this service can use: a private key (the
  * service signs with it) of an accepted algorithm, for signing, named by the path's `kid`.
  */
@@ -28,6 +56,7 @@ export function importedSigningKey(body: unknown, kid: string): PrivateJwk {
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
     throw refused("The request body must be a JSON Web Key");
   }
+  if (!isKeyId(kid) || kid === "") throw refused(keyIdRule);
   const jwk = body as JsonWebKey & { kid?: unknown; alg?: unknown; use?: unknown };
   if (jwk.kid !== undefined && jwk.kid !== kid) {
     throw refused("The kid of the key must be the kid in the path");
@@ -49,7 +78,14 @@ export function importedSigningKey(body: unknown, kid: string): PrivateJwk {
     (shape.curve !== undefined && details?.namedCurve !== shape.curve) ||
     (shape.type === "rsa" && (details?.modulusLength ?? 0) < 2048)
   ) {
-    throw refused(`The key does not fit ${alg} (RSA keys need at least 2048 bits)`);
+    throw refused(
+      shape.type === "rsa"
+        ? `The key does not fit ${alg}: an RSA key of at least 2048 bits`
+        : `The key does not fit ${alg}: an EC key on ${alg === "ES256" ? "P-256" : "P-521"}`,
+    );
+  }
+  if (!halvesMatch(key)) {
+    throw refused("The private and public members of the key do not belong together");
   }
   return { ...key.export({ format: "jwk" }), kid, alg, use: "sig" };
 }

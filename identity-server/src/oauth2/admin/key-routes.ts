@@ -2,7 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { idTokenKeySet, publicJwkOf, type SigningKeyRing } from "../crypto/signing-key-ring.ts";
 import { generatedAlgorithms, type GeneratedAlgorithm } from "../crypto/signing-keys.ts";
 import { conflict, HydraError, resourceNotFound } from "../hydra-error.ts";
-import { importedSigningKey } from "./imported-key.ts";
+import { importedSigningKey, isKeyId, keyIdRule } from "./imported-key.ts";
 import { jsonBody } from "./request-input.ts";
 
 const base = "/admin/keys";
@@ -34,8 +34,8 @@ function createBody(body: unknown): { alg: GeneratedAlgorithm; kid: string | und
   if (use !== undefined && use !== "" && use !== "sig") {
     throw unsupported(`Only signing keys (use "sig") are kept in ${idTokenKeySet}`);
   }
-  if (kid !== undefined && (typeof kid !== "string" || kid.length > 255)) {
-    throw unsupported("The key id (kid) must be a string of at most 255 characters");
+  if (kid !== undefined && (typeof kid !== "string" || !isKeyId(kid))) {
+    throw unsupported(keyIdRule);
   }
   return { alg: alg as GeneratedAlgorithm, kid: kid === "" ? undefined : kid };
 }
