@@ -1,4 +1,12 @@
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -7,6 +15,7 @@ import {
   startChildServer,
   type ChildServer,
 } from "../test-support/child-server.ts";
+import { openDatabase } from "../store/database.ts";
 import { runOperationsCommand } from "./operations-command-runner.ts";
 
 // npm run backup while a real server (its own process) keeps creating identities, then npm run
@@ -161,5 +170,18 @@ describe("npm run backup / npm run restore", () => {
     expect(noDatabase.stderr).toBe(
       `There is no identity database in ${dataDir} (IDENTITY_DATA_DIR).\n`,
     );
+  });
+
+  it("refuses to write a backup over a folder, even with --force, and leaves nothing behind", async () => {
+    const dataDir = path.join(root, "folder-target");
+    await (await openDatabase(dataDir)).destroy();
+    const folder = path.join(root, "backups-folder");
+    mkdirSync(folder);
+    const refused = await runOperationsCommand(["backup", folder, "--force"], {
+      IDENTITY_DATA_DIR: dataDir,
+    });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toBe(`${folder} is a folder; name the backup file to write.\n`);
+    expect(readdirSync(root).filter((name) => name.startsWith("backups-folder."))).toEqual([]);
   });
 });

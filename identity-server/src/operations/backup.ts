@@ -1,4 +1,12 @@
-import { chmodSync, existsSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import path from "node:path";
 import { backup, DatabaseSync } from "node:sqlite";
 import { databaseFileName } from "../store/database.ts";
@@ -35,11 +43,17 @@ export async function backupDataDir(
   if (!existsSync(source)) {
     throw new OperationError(`There is no identity database in ${dataDir} (IDENTITY_DATA_DIR).`);
   }
+  if (existsSync(file) && statSync(file).isDirectory()) {
+    throw new OperationError(`${file} is a folder; name the backup file to write.`);
+  }
   if (existsSync(file) && !options.force) {
     throw new OperationError(`${file} already exists; pass --force to replace it.`);
   }
   const partial = `${file}.${process.pid}.tmp`;
   rmSync(partial, { force: true });
+  // Created empty and private before SQLite writes into it: the copy holds password hashes and the
+  // secret from its first page, and SQLite gives its journal the same mode as the file.
+  writeFileSync(partial, "", { mode: 0o600, flag: "wx" });
   const db = new DatabaseSync(source, { readOnly: true });
   try {
     db.exec("PRAGMA busy_timeout = 5000");
