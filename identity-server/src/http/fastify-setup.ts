@@ -13,7 +13,7 @@ import { parseQueryString } from "./query-string.ts";
 import { recordRoutes } from "./route-registry.ts";
 import { baseSecurityHeaders } from "./security-headers.ts";
 import { sendError } from "./send-error.ts";
-import { compileTrustedProxies } from "./trusted-proxies.ts";
+import { compileTrustedProxies, cutForwardedForAtInvalid } from "./trusted-proxies.ts";
 
 function routeMatches(pattern: string, path: string): boolean {
   const a = pattern.split("/");
@@ -63,6 +63,8 @@ export async function createFastify(
 
   // Callback style: an async hook costs a promise per request.
   app.addHook("onRequest", (request, reply, done) => {
+    // Before anything reads request.ip (Fastify reads the raw header each time).
+    cutForwardedForAtInvalid(request.raw.headers);
     reply.header("x-correlation-id", request.id);
     reply.headers(baseSecurityHeaders);
     done();

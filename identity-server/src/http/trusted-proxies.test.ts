@@ -54,6 +54,15 @@ describe("IDENTITY_TRUSTED_PROXIES on the identity server's public listener", ()
     // 10.1.2.3 is not trusted here: it is the client as far as the server can tell.
     expect(await deviceIpAfterLogin("loopback", "198.51.100.9, 10.1.2.3")).toBe("10.1.2.3");
   });
+
+  it("never takes text that is not an address for the client's: the hop that sent it is the client", async () => {
+    expect(await deviceIpAfterLogin("loopback", "garbage")).toMatch(
+      /^(::ffff:)?127\.0\.0\.1$|^::1$/,
+    );
+    expect(await deviceIpAfterLogin("10.0.0.0/8, loopback", "8.8.8.8%eth0, 10.1.2.3")).toBe(
+      "10.1.2.3",
+    );
+  });
 });
 
 describe("IDENTITY_TRUSTED_PROXIES on the OAuth2 public listener", () => {
@@ -96,6 +105,12 @@ describe("IDENTITY_TRUSTED_PROXIES on the OAuth2 public listener", () => {
     expect(await seenBehind(["10.0.0.0/8"], forwarded)).toEqual({ ip: "127.0.0.1" });
   });
 
+  it("does not take text that is not an address for the client's", async () => {
+    expect(await seenBehind(["loopback"], { "x-forwarded-for": "garbage" })).toEqual({
+      ip: "127.0.0.1",
+    });
+  });
+
   it("keeps proto and host from a trusted peer and reduces X-Forwarded-For to the client", async () => {
     expect(await seenBehind(["10.0.0.0/8", "loopback"], forwarded)).toEqual({
       ip: "198.51.100.9",
@@ -112,13 +127,24 @@ describe("IDENTITY_TRUSTED_PROXIES validation", () => {
   it("defaults to loopback", () => {
     expect(loadConfig(base).trustedProxies).toEqual(["loopback"]);
     expect(loadConfig({ ...base, IDENTITY_TRUSTED_PROXIES: "none" }).trustedProxies).toEqual([]);
+    // As wide as a list may go (a private network's range), and any three proxies' addresses.
+    const widest = "10.0.0.0/8 fc00::/7 1.1.1.1 100.1.1.1 223.1.1.1";
+    const accepted = loadConfig({ ...base, IDENTITY_TRUSTED_PROXIES: widest }).trustedProxies;
+    expect(accepted).toEqual(widest.split(" "));
   });
 
   it.each([
     ["10.0.0.0/33", /IDENTITY_TRUSTED_PROXIES: .*10\.0\.0\.0\/33/],
     ["proxy.example.com", /IDENTITY_TRUSTED_PROXIES: .*proxy\.example\.com/],
     ["2", /IDENTITY_TRUSTED_PROXIES: "2" reads as an address, not a number of hops/],
-    ["0.0.0.0/1, 128.0.0.0/1, ::/1, 8000::/1", /IDENTITY_TRUSTED_PROXIES: trusts every address/],
+    [
+      "0.0.0.0/1, 128.0.0.0/1, ::/1, 8000::/1",
+      /IDENTITY_TRUSTED_PROXIES: "0\.0\.0\.0\/1" is wider/,
+    ],
+    // Found by an independent attack: these passed the three-address spot check.
+    ["2.0.0.0/7, 4.0.0.0/6", /IDENTITY_TRUSTED_PROXIES: "2\.0\.0\.0\/7" is wider than a private/],
+    ["0.0.0.0/128.0.0.0", /IDENTITY_TRUSTED_PROXIES: .* is wider than a private network/],
+    ["::ffff:0:0/97", /IDENTITY_TRUSTED_PROXIES: .* is wider than a private network/],
   ])("refuses %j, naming the variable", (value, message) => {
     expect(() => loadConfig({ ...base, IDENTITY_TRUSTED_PROXIES: value })).toThrow(ConfigError);
     expect(() => loadConfig({ ...base, IDENTITY_TRUSTED_PROXIES: value })).toThrow(message);

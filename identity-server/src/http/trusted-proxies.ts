@@ -1,11 +1,9 @@
+import type { IncomingHttpHeaders } from "node:http";
+import { isIP } from "node:net";
 import proxyAddr from "proxy-addr";
 
 /** A compiled list: does the proxy at `address` (`hop` steps from us) get believed? */
 export type TrustProxy = (address: string, hop: number) => boolean;
-
-/** Addresses far apart in each family: a list that trusts all of them trusts everyone. */
-const spreadIPv4 = ["1.1.1.1", "100.1.1.1", "223.1.1.1"];
-const spreadIPv6 = ["2001:db8::1", "2a00::1", "3fff::1"];
 
 /**
  * IDENTITY_TRUSTED_PROXIES, in the grammar of the portal's PORTAL_TRUSTED_PROXIES: IP addresses,
@@ -24,26 +22,63 @@ export function parseTrustedProxies(value: string): string[] {
       `"${count}" reads as an address, not a number of hops: list the proxies' addresses or ranges`,
     );
   }
-  let trusts: TrustProxy;
   try {
-    trusts = proxyAddr.compile(entries);
+    // The check proxy-addr itself makes when the list is compiled for use.
+    proxyAddr.compile(entries);
   } catch (error) {
     throw new Error(
       `${error instanceof Error ? error.message : String(error)} (expected IP addresses, CIDR ranges, loopback, linklocal, uniquelocal or none)`,
       { cause: error },
     );
   }
-  for (const family of [spreadIPv4, spreadIPv6]) {
-    if (family.every((address) => trusts(address, 0))) {
-      throw new Error(
-        "trusts every address, so any client could choose its own: list the proxies' addresses or ranges",
-      );
-    }
+  const broad = entries.find(tooBroad);
+  if (broad !== undefined) {
+    throw new Error(
+      `"${broad}" is wider than a private network (/8 for IPv4, /7 for IPv6): list the proxies' addresses or ranges`,
+    );
   }
   return entries;
+}
+
+/**
+ * A range wider than a private network's: an IPv4 range wider than /8 (10.0.0.0/8), an IPv6 one
+ * wider than /7 (uniquelocal, fc00::/7), or IPv4-mapped IPv6 wider than /104 (an IPv4 /8).
+ * Such a list would let most of the Internet choose its own address.
+ */
+function tooBroad(entry: string): boolean {
+  const [address = "", mask] = entry.split("/");
+  const family = isIP(address);
+  if (mask === undefined || family === 0) return false;
+  const bits = /^\d+$/.test(mask)
+    ? Number(mask)
+    : mask
+        .split(".")
+        .reduce(
+          (sum, octet) => sum + ((Number(octet) >>> 0).toString(2).match(/1/g) ?? []).length,
+          0,
+        );
+  if (family === 4) return bits < 8;
+  return /^(::|0:0:0:0:0:)ffff:/i.test(address) ? bits < 104 : bits < 7;
 }
 
 /** The list as a function for Fastify's `trustProxy` and the OAuth2 listener. */
 export function compileTrustedProxies(entries: readonly string[]): TrustProxy {
   return proxyAddr.compile([...entries]);
+}
+
+/**
+ * Cuts X-Forwarded-For after its nearest entry that is not an IP address: proxy-addr would stop
+ * there and take the text itself ("garbage", "8.8.8.8%eth0") as the client's address, for rate
+ * limits and sessions' devices. What is left is read as before; with nothing left, the peer that
+ * sent it is the client.
+ */
+export function cutForwardedForAtInvalid(headers: IncomingHttpHeaders): void {
+  const value = headers["x-forwarded-for"];
+  if (value === undefined) return;
+  const entries = (Array.isArray(value) ? value.join(",") : value).split(",").map((e) => e.trim());
+  const invalid = entries.findLastIndex((entry) => isIP(entry) === 0);
+  if (invalid === -1) return;
+  const kept = entries.slice(invalid + 1);
+  if (kept.length === 0) delete headers["x-forwarded-for"];
+  else headers["x-forwarded-for"] = kept.join(", ");
 }

@@ -15,6 +15,8 @@ describe("PORTAL_TRUSTED_PROXIES", () => {
       "uniquelocal",
     ]);
     expect(parseTrustedProxies("10.0.0.0/255.0.0.0")).toEqual(["10.0.0.0/255.0.0.0"]);
+    // As wide as a list may go: a private network's range.
+    expect(parseTrustedProxies("10.0.0.0/8 fc00::/7 ::ffff:10.0.0.0/104")).toHaveLength(3);
     expect(parseTrustedProxies("none")).toEqual([]);
   });
 
@@ -26,9 +28,15 @@ describe("PORTAL_TRUSTED_PROXIES", () => {
     // Found by an independent attack: a hop count read as 0.0.0.1, a range trusting everyone.
     ["1", /"1" reads as an address, not a number of hops/],
     ["10.0.0.0/8, 2", /"2" reads as an address/],
-    ["::ffff:0.0.0.0/96", /trusts every address/],
-    ["0.0.0.0/1, 128.0.0.0/1", /trusts every address/],
-    ["::/1, 8000::/1", /trusts every address/],
+    ["::ffff:0.0.0.0/96", /"::ffff:0\.0\.0\.0\/96" is wider than a private network/],
+    ["0.0.0.0/1, 128.0.0.0/1", /"0\.0\.0\.0\/1" is wider than a private network/],
+    ["::/1, 8000::/1", /"::\/1" is wider than a private network/],
+    // Found by a second attack: half the Internet, or all of it but two /8s, passed the spot check.
+    ["128.0.0.0/1", /wider than a private network/],
+    ["8000::/1", /wider than a private network/],
+    ["2.0.0.0/7, 4.0.0.0/6, 8.0.0.0/5, 16.0.0.0/4, 32.0.0.0/3", /"2\.0\.0\.0\/7" is wider/],
+    ["0.0.0.0/128.0.0.0", /wider than a private network/],
+    ["::ffff:0:0/97", /wider than a private network/],
   ])("refuses %j, saying which entry is wrong", (value, message) => {
     expect(() => parseTrustedProxies(value)).toThrow(message);
   });

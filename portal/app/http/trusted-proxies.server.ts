@@ -1,10 +1,6 @@
 import { isIP } from "node:net";
 import proxyAddr from "proxy-addr";
 
-/** Addresses far apart in each family: a list that trusts all of them trusts everyone. */
-const spreadIPv4 = ["1.1.1.1", "100.1.1.1", "223.1.1.1"];
-const spreadIPv6 = ["2001:db8::1", "2a00::1", "3fff::1"];
-
 /**
  * PORTAL_TRUSTED_PROXIES: the addresses whose X-Forwarded-For (and -Proto, -Host) Express
  * believes, as a comma- or space-separated list of IP addresses, CIDR ranges (`10.0.0.0/8`,
@@ -25,23 +21,43 @@ export function parseTrustedProxies(value: string): string[] {
       `"${count}" reads as an address, not a number of hops: list the proxies' addresses or ranges`,
     );
   }
-  let trusts: (address: string, hop: number) => boolean;
   try {
-    trusts = proxyAddr.compile(entries);
+    // The check proxy-addr itself makes when the list is compiled for use.
+    proxyAddr.compile(entries);
   } catch (error) {
     throw new Error(
       `${error instanceof Error ? error.message : String(error)} (expected IP addresses, CIDR ranges, loopback, linklocal, uniquelocal or none)`,
       { cause: error },
     );
   }
-  for (const family of [spreadIPv4, spreadIPv6]) {
-    if (family.every((address) => trusts(address, 0))) {
-      throw new Error(
-        "trusts every address, so any client could choose its own: list the proxies' addresses or ranges",
-      );
-    }
+  const broad = entries.find(tooBroad);
+  if (broad !== undefined) {
+    throw new Error(
+      `"${broad}" is wider than a private network (/8 for IPv4, /7 for IPv6): list the proxies' addresses or ranges`,
+    );
   }
   return entries;
+}
+
+/**
+ * A range wider than a private network's: an IPv4 range wider than /8 (10.0.0.0/8), an IPv6 one
+ * wider than /7 (uniquelocal, fc00::/7), or IPv4-mapped IPv6 wider than /104 (an IPv4 /8).
+ * Such a list would let most of the Internet choose its own address.
+ */
+function tooBroad(entry: string): boolean {
+  const [address = "", mask] = entry.split("/");
+  const family = isIP(address);
+  if (mask === undefined || family === 0) return false;
+  const bits = /^\d+$/.test(mask)
+    ? Number(mask)
+    : mask
+        .split(".")
+        .reduce(
+          (sum, octet) => sum + ((Number(octet) >>> 0).toString(2).match(/1/g) ?? []).length,
+          0,
+        );
+  if (family === 4) return bits < 8;
+  return /^(::|0:0:0:0:0:)ffff:/i.test(address) ? bits < 104 : bits < 7;
 }
 
 /**

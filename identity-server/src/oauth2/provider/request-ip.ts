@@ -1,6 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import proxyAddr from "proxy-addr";
-import type { TrustProxy } from "../../http/trusted-proxies.ts";
+import { cutForwardedForAtInvalid, type TrustProxy } from "../../http/trusted-proxies.ts";
 
 // The OAuth2 public listener believes X-Forwarded-* only from IDENTITY_TRUSTED_PROXIES, like the
 // identity server's (Fastify's trustProxy). oidc-provider is Koa, whose `app.proxy` believes
@@ -20,6 +20,7 @@ export function settleForwardedHeaders(req: IncomingMessage, trust: TrustProxy):
     clientIps.set(req, peer);
     return;
   }
+  cutForwardedForAtInvalid(req.headers);
   const ip = proxyAddr(req, trust);
   clientIps.set(req, ip);
   if (req.headers["x-forwarded-for"] !== undefined) req.headers["x-forwarded-for"] = ip;
