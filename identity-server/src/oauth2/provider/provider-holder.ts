@@ -26,6 +26,12 @@ export class ProviderHolder {
   }
 
   handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    // oidc-provider builds the URLs it answers (discovery, redirects) from the request's host; as
+    // Hydra builds them from its configuration, the issuer's host is the only one it sees, so a
+    // Host or X-Forwarded-Host header cannot put another site into a discovery document a cache
+    // keeps.
+    req.headers.host = new URL(this.#deps.issuer).host;
+    delete req.headers["x-forwarded-host"];
     return this.#handle(req, res);
   }
 
