@@ -179,6 +179,15 @@ describe("redactUrl", () => {
     ["/x?Flow=a&%74oken=b&aal=aal2", "/x?Flow=[redacted]&%74oken=[redacted]&aal=aal2"],
     ["/oauth2/auth/uid-123?x=1", "/oauth2/auth/[redacted]?x=1"],
     ["/self-service/login/browser?refresh=true", "/self-service/login/browser?refresh=true"],
+    // Found by an independent attack: secrets inside a URL parameter, and api keys.
+    [
+      "/self-service/login/browser?return_to=http%3A%2F%2Fx%2F%3Ftoken%3DSECRET%26a%3D1",
+      `/self-service/login/browser?return_to=${encodeURIComponent("http://x/?token=[redacted]&a=1")}`,
+    ],
+    [
+      "/x?api_key=k&partner_key=p&return_to=/plain",
+      "/x?api_key=[redacted]&partner_key=[redacted]&return_to=/plain",
+    ],
   ])("%s → %s", (url, expected) => {
     expect(redactUrl(url)).toBe(expected);
   });

@@ -21,10 +21,11 @@ const secretNames = new Set([
   "id_token_hint",
   "client_secret",
   "assertion",
+  "api_key",
 ]);
 
 // login_challenge, consent_challenge, code_challenge, login_verifier, code_verifier, refresh_token …
-const secretSuffixes = ["_challenge", "_verifier", "_token", "_secret", "_code"];
+const secretSuffixes = ["_challenge", "_verifier", "_token", "_secret", "_code", "_key"];
 
 function isSecretName(name: string): boolean {
   const lower = name.toLowerCase();
@@ -49,7 +50,11 @@ export function redactUrl(url: string): string {
     .map((pair) => {
       const equals = pair.indexOf("=");
       const rawName = equals === -1 ? pair : pair.slice(0, equals);
-      return isSecretName(decodedName(rawName)) && equals !== -1 ? `${rawName}=${redacted}` : pair;
+      if (equals === -1) return pair;
+      if (isSecretName(decodedName(rawName))) return `${rawName}=${redacted}`;
+      // A URL in a parameter (return_to, redirect_uri …) may carry secrets in its own query.
+      const value = decodedName(pair.slice(equals + 1));
+      return value.includes("?") ? `${rawName}=${encodeURIComponent(redactUrl(value))}` : pair;
     })
     .join("&");
   return `${path}?${query}`;
