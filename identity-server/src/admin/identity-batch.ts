@@ -8,8 +8,8 @@ import { InvalidTraitsError } from "./identity-changes.ts";
 import { identityFromCreateBody } from "./identity-create.ts";
 
 // Kratos' limits (identity/handler.go): hashing plain passwords is what makes a batch slow.
-export const batchLimit = 1000;
-export const batchWithPasswordLimit = 200;
+const batchLimit = 1000;
+const batchWithPasswordLimit = 200;
 
 interface PatchResult {
   action: "create" | "error";

@@ -30,7 +30,7 @@ export const credentialTypes = new Set([
 export class InvalidTraitsError extends HerodotError {}
 
 /** Kratos' admin endpoints answer schema errors as a 400 whose reason lists the violations. */
-export function validationToBadRequest(error: ValidationError): InvalidTraitsError {
+function validationToBadRequest(error: ValidationError): InvalidTraitsError {
   const reasons = error.messages.map((m) => `${m.field || "#"}: ${m.message.text}`);
   return new InvalidTraitsError(400, { reason: reasons.join("\n") });
 }

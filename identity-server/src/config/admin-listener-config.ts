@@ -26,7 +26,7 @@ type AdminListenerEnv = z.infer<z.ZodObject<typeof adminListenerEnvShape>> & {
 };
 
 /** 127.0.0.0/8, ::1 (also IPv4-mapped) and `localhost`: reachable from this machine only. */
-export function isLoopback(host: string): boolean {
+function isLoopback(host: string): boolean {
   const address = host.toLowerCase().replace(/^::ffff:/, "");
   if (address === "localhost" || address === "::1") return true;
   return isIP(address) === 4 && address.startsWith("127.");

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { commaList } from "./env-values.ts";
 
 /** Kratos asks for 16 characters; the embedded server has always asked for 32. */
-export const secretMinLength = 32;
+const secretMinLength = 32;
 
 const tooShort = `must be at least ${secretMinLength} characters long`;
 

@@ -4,7 +4,7 @@ import { parseDuration } from "./duration.ts";
 import { jsonValue } from "./env-values.ts";
 
 /** One of Kratos' `session.whoami.tokenizer.templates`, as far as this server implements them. */
-export interface TokenizerTemplate {
+interface TokenizerTemplate {
   /** How long the JWT is valid (Kratos' `ttl`, default 1m). */
   ttlMs: number;
   /** Where `sub` comes from; only the identity id (this server keeps no external ids). */

@@ -30,7 +30,7 @@ function matches(template: string, path: string): boolean {
 }
 
 /** The spec operation a request is for (literal templates win over ones with parameters). */
-export function operationOf(method: string, url: string): Operation | undefined {
+function operationOf(method: string, url: string): Operation | undefined {
   const path = new URL(url).pathname;
   const candidates = operations.filter((o) => o.method === method && matches(o.template, path));
   return candidates.find((o) => !o.template.includes("{")) ?? candidates[0];

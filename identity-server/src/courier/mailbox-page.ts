@@ -8,7 +8,7 @@ const entities: Record<string, string> = {
   "'": "&#39;",
 };
 
-export function escapeHtml(value: string): string {
+function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (char) => entities[char] ?? char);
 }
 

@@ -2,7 +2,7 @@ import type { Locale } from "../text/locale.ts";
 import type { MessageChannel, TemplateType } from "./message.ts";
 
 /** The values a code template is rendered with; stored with the message so the mailbox can show them. */
-export interface CodeTemplateData {
+interface CodeTemplateData {
   code: string;
   expiresInMinutes: number;
   /** E-mail verification only: the link that fills in the code (Kratos' VerificationURL). */

@@ -13,7 +13,7 @@ import { sendError } from "../http/send-error.ts";
 import { flowJson, type Flow, type FlowKind } from "../selfservice/flow.ts";
 
 /** Submitting a flow after `expires_at` (Kratos' flow.ExpiredError). */
-export class FlowExpiredError extends Error {
+class FlowExpiredError extends Error {
   readonly expiredAt: Date;
   constructor(expiredAt: Date) {
     super("self-service flow expired");
@@ -57,7 +57,7 @@ export function flowFetchUrl(ctx: ServerContext, kind: FlowKind, flowId: string)
   return `${ctx.config.publicBaseUrl}/self-service/${kind}/flows?id=${flowId}`;
 }
 
-export async function renderFlow(
+async function renderFlow(
   policy: Pick<FlowErrorPolicy, "render">,
   flow: Flow,
 ): Promise<Record<string, unknown>> {

@@ -43,7 +43,7 @@ function acceptsHtml(request: RawRequest): boolean {
  * listener's documented error shape (Kratos' `{error:{code,status,message}}` or a flow with its
  * messages; Hydra's `{error, error_description}`; HTML only where a browser asked for a page).
  */
-export function problemWith(
+function problemWith(
   listener: Listener,
   request: RawRequest,
   response: RawResponse,
@@ -88,7 +88,7 @@ function clip(text: string, max = 200): string {
 }
 
 /** A readable one-request summary for failure reports. */
-export function describe(route: Route, request: RawRequest): string {
+function describe(route: Route, request: RawRequest): string {
   const headers = request.headers.map(
     ([name, value]) => `${name}: ${clip(JSON.stringify(value), 80)}`,
   );

@@ -27,17 +27,6 @@ export interface CorsConfig {
   debug: boolean;
 }
 
-export const corsDisabled: CorsConfig = {
-  enabled: false,
-  allowedOrigins: [],
-  allowedMethods: [],
-  allowedHeaders: [],
-  exposedHeaders: [],
-  allowCredentials: false,
-  maxAgeSeconds: 0,
-  debug: false,
-};
-
 /** What a listener needs from a request. Header values as Node gives them. */
 export interface CorsRequest {
   method: string;

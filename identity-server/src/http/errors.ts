@@ -88,7 +88,3 @@ export const notFoundRow = () =>
 
 /** Kratos' "410 Gone" base error (x/nosurfx ErrGone). */
 export const gone = (options: HerodotErrorOptions = {}) => new HerodotError(410, options);
-
-export function isHerodotError(error: unknown): error is HerodotError {
-  return error instanceof HerodotError;
-}

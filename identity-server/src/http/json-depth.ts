@@ -5,10 +5,10 @@
 // recursive walk after the parse stays well inside the stack.
 
 /** The deepest nesting of objects and arrays a request body may have. */
-export const maxJsonDepth = 512;
+const maxJsonDepth = 512;
 
 /** True when `text` nests objects and arrays deeper than `maxJsonDepth` (strings are skipped). */
-export function exceedsJsonDepth(text: string): boolean {
+function exceedsJsonDepth(text: string): boolean {
   let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i += 1) {

@@ -18,7 +18,7 @@ export const defaultListenerLimits: ListenerLimits = {
 };
 
 /** Node's own default, written down so that it cannot change under us: larger headers get 431. */
-export const maxHeaderBytes = 16 * 1024;
+const maxHeaderBytes = 16 * 1024;
 
 /**
  * Options for `http.createServer`. Node enforces the two request timeouts only when it sweeps its

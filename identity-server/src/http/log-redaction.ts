@@ -6,7 +6,7 @@ import type { IncomingMessage } from "node:http";
 // `log.leak_sensitive_values` is set; here only the values of those parameters are replaced, so
 // the rest of a URL (return_to, aal, refresh) still helps when reading a log.
 
-export const redacted = "[redacted]";
+const redacted = "[redacted]";
 
 const secretNames = new Set([
   "token",
@@ -77,7 +77,7 @@ interface LoggedRequest {
 }
 
 /** Fastify's request serializer with the URL redacted (headers, cookies included, stay out). */
-export function redactedRequest(request: LoggedRequest) {
+function redactedRequest(request: LoggedRequest) {
   return {
     method: request.method,
     url: request.url === undefined ? undefined : redactUrl(request.url),
@@ -88,7 +88,7 @@ export function redactedRequest(request: LoggedRequest) {
 }
 
 /** Header fields that hold credentials, wherever a log line carries headers. */
-export const redactedPaths = [
+const redactedPaths = [
   "req.headers.cookie",
   "req.headers.authorization",
   'req.headers["x-session-token"]',

@@ -161,7 +161,7 @@ export function decodeKeysetToken(token: string): KeysetCursor {
 }
 
 /** Kratos' first page: a cursor after everything (nil id, a creation time in 2200). */
-export const firstKeysetCursor: KeysetCursor = {
+const firstKeysetCursor: KeysetCursor = {
   createdAt: "2200-12-31T23:59:59.000Z",
   id: "00000000-0000-0000-0000-000000000000",
 };

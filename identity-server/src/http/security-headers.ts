@@ -6,7 +6,7 @@ import type { ServerResponse } from "node:http";
 // no cache (a shared proxy or the browser's back button) may keep one.
 
 /** Kratos' NoCache value (Kratos sets it on every GET; here on every method). */
-export const noCacheHeaders = {
+const noCacheHeaders = {
   "cache-control": "private, no-cache, no-store, must-revalidate",
   pragma: "no-cache",
 } as const;
@@ -16,7 +16,7 @@ export const noCacheHeaders = {
  * ever got script injected still cannot reach a camera, a microphone or the location. Only
  * features every current Chromium recognises (unknown names print console warnings).
  */
-export const permissionsPolicy =
+const permissionsPolicy =
   "accelerometer=(), camera=(), display-capture=(), geolocation=(), gyroscope=(), hid=(), " +
   "magnetometer=(), microphone=(), midi=(), payment=(), serial=(), usb=(), browsing-topics=()";
 

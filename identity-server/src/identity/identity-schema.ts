@@ -4,7 +4,7 @@ import addFormats from "ajv-formats";
 import { isPhoneNumber, normalizeAddress, normalizeEmail } from "./normalize.ts";
 import { messagesFromAjv, ValidationError } from "../ui/validation-error.ts";
 
-export const defaultSchemaId = "default";
+const defaultSchemaId = "default";
 
 interface KratosExtension {
   credentials?: { password?: { identifier?: boolean }; totp?: { account_name?: boolean } };
@@ -24,7 +24,7 @@ export interface TraitPath {
   extension: KratosExtension;
 }
 
-export interface AddressSpec {
+interface AddressSpec {
   value: string;
   via: "email" | "sms";
 }
@@ -77,7 +77,7 @@ function getPath(root: unknown, dotted: string): unknown {
   return current;
 }
 
-export function createAjv(): Ajv {
+function createAjv(): Ajv {
   const ajv = new Ajv({ allErrors: true, verbose: true, strict: false });
   addFormats.default(ajv);
   ajv.addFormat("tel", { type: "string", validate: isPhoneNumber });

@@ -57,7 +57,7 @@ export interface IdentityJsonOptions {
 }
 
 /** `PUB/schemas/<base64url(schema id)>`, as Kratos advertises the traits schema. */
-export function schemaUrl(publicBaseUrl: string, schemaId: string): string {
+function schemaUrl(publicBaseUrl: string, schemaId: string): string {
   return `${publicBaseUrl}/schemas/${Buffer.from(schemaId).toString("base64url")}`;
 }
 

@@ -13,7 +13,7 @@ export interface LoginStep extends MethodStep {
 }
 
 /** What a strategy's submission came to. */
-export type LoginOutcome =
+type LoginOutcome =
   /** The factor was verified for this identity: the login completes with the strategy's method. */
   | { kind: "authenticated"; identity: Identity }
   /** A step that is not the end of the login (a code was sent): the flow is shown again. */

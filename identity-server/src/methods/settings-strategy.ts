@@ -21,7 +21,7 @@ export interface SettingsStep {
 }
 
 /** What a strategy needs to add its group to a settings form. */
-export interface SettingsForm {
+interface SettingsForm {
   ctx: ServerContext;
   /** Where stored state is read, so a caller inside a transaction sees its own changes. */
   db: Executor;

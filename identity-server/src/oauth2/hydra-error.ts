@@ -67,12 +67,6 @@ export const conflict = (reason = "") =>
     "Unable to insert or update resource because a resource with that value exists already",
     reason,
   );
-export const gone = (reason = "") =>
-  new HydraError(
-    410,
-    "The requested resource is no longer available because it has expired or is otherwise invalid.",
-    reason,
-  );
 export const internalError = (reason = "") =>
   new HydraError(
     500,

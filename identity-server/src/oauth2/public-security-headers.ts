@@ -10,7 +10,7 @@ import { setBaseSecurityHeaders } from "../http/security-headers.ts";
 // No form-action: the form_post form targets the client's redirect URI; browsers check form-action
 // along the whole redirect chain, so any list here would block a registered client.
 
-export const oauth2PublicContentSecurityPolicy = [
+const oauth2PublicContentSecurityPolicy = [
   "default-src 'none'",
   "script-src 'none'",
   "frame-ancestors 'none'",

@@ -17,7 +17,7 @@ import type { Database } from "../store/schema.ts";
  * Rows per DELETE, as Kratos' default batch: 20 000 expired flows went in about 0.3 s with no batch
  * holding the event loop longer than about 8 ms (500 per batch: up to 25-45 ms).
  */
-export const cleanupBatchSize = 100;
+const cleanupBatchSize = 100;
 
 export type CleanupCounts = Record<string, number>;
 

@@ -24,7 +24,7 @@ export const deviceCookieName = "ory_login_device";
 
 const maxEntries = 5;
 /** How long a browser stays recognised after its last successful sign-in. */
-export const deviceCookieMaxAgeSeconds = 365 * 24 * 60 * 60;
+const deviceCookieMaxAgeSeconds = 365 * 24 * 60 * 60;
 
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const nonceShape = /^[A-Za-z0-9_-]{22}$/;
@@ -37,7 +37,7 @@ function keyOf(secret: string): Buffer {
  * The password credential's version: a short hash of its stored hash, which changes (a new salt)
  * whenever the password is set; "none" without a password.
  */
-export function passwordVersionOf(hashedPassword: unknown): string {
+function passwordVersionOf(hashedPassword: unknown): string {
   if (typeof hashedPassword !== "string" || hashedPassword === "") return "none";
   return createHash("sha256").update(hashedPassword).digest("base64url").slice(0, 16);
 }

@@ -5,13 +5,13 @@ import { ipLimitKey } from "./ip-key.ts";
 import { RateLimitedError, tooManyAttemptsId, tooManyCodesId } from "./rate-limited-error.ts";
 import { SlidingWindowLimiter, type LimitCheck } from "./sliding-window.ts";
 
-export type RateLimiters = { [name in keyof RateLimitConfig]: SlidingWindowLimiter };
+type RateLimiters = { [name in keyof RateLimitConfig]: SlidingWindowLimiter };
 
 // One set per running server, made on first use from its configuration and clock; admin routes
 // never reach these functions, so nothing on the admin listeners is limited.
 const perServer = new WeakMap<ServerContext, RateLimiters>();
 
-export function rateLimitersOf(ctx: ServerContext): RateLimiters {
+function rateLimitersOf(ctx: ServerContext): RateLimiters {
   let limiters = perServer.get(ctx);
   if (!limiters) {
     const now = () => ctx.now().getTime();

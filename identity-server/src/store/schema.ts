@@ -2,7 +2,7 @@ import type { Kysely, Transaction } from "kysely";
 
 // Timestamps are ISO-8601 UTC strings, booleans 0/1 and JSON documents text, as SQLite stores them.
 
-export interface IdentitiesTable {
+interface IdentitiesTable {
   id: string;
   schema_id: string;
   state: string;
@@ -14,7 +14,7 @@ export interface IdentitiesTable {
   updated_at: string;
 }
 
-export interface IdentityCredentialsTable {
+interface IdentityCredentialsTable {
   id: string;
   identity_id: string;
   type: string;
@@ -24,7 +24,7 @@ export interface IdentityCredentialsTable {
   updated_at: string;
 }
 
-export interface IdentityCredentialIdentifiersTable {
+interface IdentityCredentialIdentifiersTable {
   id: string;
   credential_id: string;
   identity_id: string;
@@ -33,7 +33,7 @@ export interface IdentityCredentialIdentifiersTable {
   created_at: string;
 }
 
-export interface VerifiableAddressesTable {
+interface VerifiableAddressesTable {
   id: string;
   identity_id: string;
   value: string;
@@ -45,7 +45,7 @@ export interface VerifiableAddressesTable {
   updated_at: string;
 }
 
-export interface RecoveryAddressesTable {
+interface RecoveryAddressesTable {
   id: string;
   identity_id: string;
   value: string;
@@ -54,7 +54,7 @@ export interface RecoveryAddressesTable {
   updated_at: string;
 }
 
-export interface SessionsTable {
+interface SessionsTable {
   id: string;
   identity_id: string;
   token_hash: string;
@@ -68,7 +68,7 @@ export interface SessionsTable {
   updated_at: string;
 }
 
-export interface SessionDevicesTable {
+interface SessionDevicesTable {
   id: string;
   session_id: string;
   ip_address: string | null;
@@ -77,7 +77,7 @@ export interface SessionDevicesTable {
   created_at: string;
 }
 
-export interface LogoutTokensTable {
+interface LogoutTokensTable {
   token_hash: string;
   session_id: string;
   created_at: string;
@@ -116,7 +116,7 @@ export interface FlowsTable {
  * Kratos' session_token_exchanges: an API flow's two codes. Kratos also records the session once
  * the flow finishes in a browser (social sign-in), which never happens here, so there is no column.
  */
-export interface SessionTokenExchangesTable {
+interface SessionTokenExchangesTable {
   id: string;
   flow_id: string;
   init_code: string;
@@ -125,7 +125,7 @@ export interface SessionTokenExchangesTable {
   updated_at: string;
 }
 
-export interface OneTimeCodesTable {
+interface OneTimeCodesTable {
   id: string;
   flow_id: string;
   /** "recovery" | "verification" | "login" */
@@ -163,7 +163,7 @@ export interface CourierMessagesTable {
   claimed_by: string | null;
 }
 
-export interface CourierDispatchesTable {
+interface CourierDispatchesTable {
   id: string;
   message_id: string;
   status: string;
@@ -172,7 +172,7 @@ export interface CourierDispatchesTable {
   updated_at: string;
 }
 
-export interface ErrorsTable {
+interface ErrorsTable {
   id: string;
   error: string;
   csrf_token: string;
@@ -182,7 +182,7 @@ export interface ErrorsTable {
   updated_at: string;
 }
 
-export interface TotpUsedStepsTable {
+interface TotpUsedStepsTable {
   identity_id: string;
   /** TOTP counter (Unix seconds / 30) of the newest code accepted. */
   step: number;
@@ -202,7 +202,7 @@ export interface TrustedDevicesTable {
   expires_at: string;
 }
 
-export interface MigrationsTable {
+interface MigrationsTable {
   version: number;
   name: string;
   applied_at: string;

@@ -5,7 +5,6 @@ export {
   findSessionById,
   listSessionsOfIdentity,
   listAllSessions,
-  type SessionCursor,
 } from "./session-reads.ts";
 export {
   revokeSession,

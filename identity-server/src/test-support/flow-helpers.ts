@@ -17,7 +17,7 @@ export function inputAttributes(flow: AnyFlow, name: string): UiNodeInputAttribu
   return undefined;
 }
 
-export function nodeNamed(flow: AnyFlow, name: string): UiNode | undefined {
+function nodeNamed(flow: AnyFlow, name: string): UiNode | undefined {
   return flow.ui.nodes.find((n) => (n.attributes as UiNodeInputAttributes).name === name);
 }
 

@@ -9,7 +9,7 @@ import addFormats from "ajv-formats";
 // - Formats only Go knows (`uuid4`, `int64`, …) are accepted as written.
 // What one spec alone gets wrong is relaxed by its caller (`relaxSchema`, `patch`, `alsoAccepted`).
 
-export type Json = Record<string, unknown>;
+type Json = Record<string, unknown>;
 
 export interface SpecOptions {
   /** Where the vendored spec lies. */

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import type { FrontendApi, LoginFlow, SettingsFlow, UiNode } from "@ory/client-fetch";
 import { Secret, TOTP } from "otpauth";
 import { call, type CookieJar, type TestResponse } from "./http-client.ts";
-import { csrfTokenOf, failureOf, strongPassword } from "./flow-helpers.ts";
+import { csrfTokenOf, strongPassword } from "./flow-helpers.ts";
 import type { TestServer } from "./test-server.ts";
 
 export interface Browser {
@@ -152,18 +152,4 @@ export async function verifyEmail(ts: TestServer, email: string): Promise<void> 
     flow: sent.id,
     updateVerificationFlowBody: { method: "code", code },
   });
-}
-
-/** The failure of a settings submission that is expected to be refused. */
-export async function settingsFailure(
-  browser: Browser,
-  flow: SettingsFlow,
-  body: Record<string, unknown>,
-) {
-  return failureOf(
-    browser.api.updateSettingsFlow({
-      flow: flow.id,
-      updateSettingsFlowBody: { csrf_token: csrfTokenOf(flow), ...body } as never,
-    }),
-  );
 }

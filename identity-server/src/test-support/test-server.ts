@@ -31,7 +31,7 @@ export interface TestServer {
   stop(): Promise<void>;
 }
 
-export interface MailboxMessage {
+interface MailboxMessage {
   id: string;
   channel: "email" | "sms";
   recipient: string;

@@ -1,6 +1,6 @@
 export const supportedLocales = ["en", "es"] as const;
 export type Locale = (typeof supportedLocales)[number];
-export const defaultLocale: Locale = "en";
+const defaultLocale: Locale = "en";
 
 function isLocale(value: string): value is Locale {
   return (supportedLocales as readonly string[]).includes(value);

@@ -14,7 +14,7 @@ import { trustedDeviceToken } from "./trusted-device-cookie.ts";
 const maxFingerprintLength = 512;
 
 /** The browser fingerprint the portal forwards in `x-session-entropy`, if any. */
-export function requestFingerprint(request: FastifyRequest): string | undefined {
+function requestFingerprint(request: FastifyRequest): string | undefined {
   const value = request.headers["x-session-entropy"];
   const fingerprint = Array.isArray(value) ? value[0] : value;
   return fingerprint ? fingerprint.slice(0, maxFingerprintLength) : undefined;

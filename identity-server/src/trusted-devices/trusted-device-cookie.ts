@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { CookieSettings } from "../http/cookies.ts";
 
 /** Holds the random token of the browser's trusted-device record (the server keeps its SHA-256). */
-export const trustedDeviceCookieName = "ory_trusted_device";
+const trustedDeviceCookieName = "ory_trusted_device";
 
 export function trustedDeviceToken(request: FastifyRequest): string | undefined {
   const value = request.cookies[trustedDeviceCookieName];

@@ -37,7 +37,7 @@ function isUntrustSubmission(body: Record<string, unknown>): boolean {
  * fingerprint, but only the trusted one holds the cookie. A browser without the cookie is none
  * of them.
  */
-export function trustedDevicesJson(
+function trustedDevicesJson(
   devices: readonly TrustedDevice[],
   cookieHash: string | undefined,
 ): string {

@@ -53,7 +53,7 @@ export interface InputNode {
   meta: { label?: UiText };
 }
 
-export interface AnchorAttributes {
+interface AnchorAttributes {
   href: string;
   title: UiText;
   id: string;
@@ -68,7 +68,7 @@ export interface AnchorNode {
   meta: { label?: UiText };
 }
 
-export interface TextAttributes {
+interface TextAttributes {
   text: UiText;
   id: string;
   /** Our extension for the trusted-devices node: the same JSON as the text (portal spec §3). */
@@ -84,7 +84,7 @@ export interface TextNode {
   meta: { label?: UiText };
 }
 
-export interface ImageAttributes {
+interface ImageAttributes {
   src: string;
   id: string;
   width: number;

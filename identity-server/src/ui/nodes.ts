@@ -17,21 +17,16 @@ import type {
 // here for the callers that import both.
 export type {
   NodeGroup,
-  InputType,
-  InputAttributes,
   InputNode,
-  AnchorAttributes,
   AnchorNode,
-  TextAttributes,
   TextNode,
-  ImageAttributes,
   ImageNode,
   UiNode,
   UiContainer,
 } from "./node-types.ts";
 
 /** Kratos' node.ID(): an input's name, otherwise the attributes' id. */
-export function nodeId(node: UiNode): string {
+function nodeId(node: UiNode): string {
   return node.type === "input" ? node.attributes.name : node.attributes.id;
 }
 
@@ -172,7 +167,7 @@ export function traitNode(path: TraitPath, group: NodeGroup): InputNode {
   });
 }
 
-export function findNode(container: UiContainer, id: string): UiNode | undefined {
+function findNode(container: UiContainer, id: string): UiNode | undefined {
   return container.nodes.find((node) => nodeId(node) === id);
 }
 
@@ -217,7 +212,7 @@ export function addMessage(container: UiContainer, { field, message }: FieldMess
 }
 
 /** Flattens nested JSON to dotted keys: {traits:{email:"a"}} → {"traits.email":"a"}. */
-export function flatten(value: unknown, prefix = ""): Record<string, unknown> {
+function flatten(value: unknown, prefix = ""): Record<string, unknown> {
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     return prefix === "" ? {} : { [prefix]: value };
   }

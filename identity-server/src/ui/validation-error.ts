@@ -26,7 +26,7 @@ export class ValidationError extends Error {
 }
 
 /** "/traits/email" → "traits.email" (Kratos' JSON pointer to dotted form). */
-export function pointerToField(pointer: string): string {
+function pointerToField(pointer: string): string {
   return pointer
     .replace(/^#?\/?/, "")
     .split("/")

@@ -12,7 +12,7 @@ export type TrustedDevice = Awaited<ReturnType<typeof trustDevice>>;
  * How a trusted device shows in the AMR. The OpenAPI enum of methods has no "trusted device", so
  * it is `deviceauthn` (authentication by a device) at aal2, named by `provider: trusted_device`.
  */
-export const trustedDeviceFactor = {
+const trustedDeviceFactor = {
   method: "deviceauthn",
   aal: "aal2",
   provider: "trusted_device",

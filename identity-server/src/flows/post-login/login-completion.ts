@@ -7,7 +7,7 @@ import type { AuthenticationMethod, Session } from "../../session/session.ts";
 import type { Flow } from "../../selfservice/flow.ts";
 
 /** The factor a login strategy just verified, as it goes into the session's AMR. */
-export type CompletedFactor = Pick<AuthenticationMethod, "method" | "aal">;
+type CompletedFactor = Pick<AuthenticationMethod, "method" | "aal">;
 
 /** What every post-login hook is handed: the request, the flow, and what was just verified. */
 export interface LoginCompletion {

@@ -13,10 +13,10 @@ export class CodeNotFoundError extends Error {
   }
 }
 
-export const codeSubmittedTooOften = (): HerodotError =>
+const codeSubmittedTooOften = (): HerodotError =>
   badRequest("The request was submitted too often. Please request another code.");
 
-export const codeAlreadyUsed = (): HerodotError =>
+const codeAlreadyUsed = (): HerodotError =>
   badRequest("The code was already used. Please request another code.");
 
 /**

@@ -27,7 +27,7 @@ const sources = [
 ] as const;
 
 /** Entries shorter than this are never looked up (whole passwords and base words are longer). */
-export const minBlocklistEntryLength = 4;
+const minBlocklistEntryLength = 4;
 
 /** A 53-bit hash of UTF-16 code units (two multiplicative 32-bit lanes mixed at the end). */
 function hashUnits(units: ArrayLike<number>, length: number): number {

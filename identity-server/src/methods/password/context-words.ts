@@ -27,7 +27,7 @@ const folds: Record<string, string> = {
 };
 
 /** The lower-cased code points with look-alikes folded (same length as the input's code points). */
-export function foldLookAlikes(chars: readonly string[]): string[] {
+function foldLookAlikes(chars: readonly string[]): string[] {
   return chars.map((char) => folds[char] ?? char);
 }
 

@@ -38,11 +38,11 @@ export function hashPassword(password: string): Promise<string> {
 const argon2Pattern = /^\$argon2(id|i|d)\$/;
 const bcryptPattern = /^\$2[abzy]?\$/;
 
-export function isArgon2Hash(value: string): boolean {
+function isArgon2Hash(value: string): boolean {
   return argon2Pattern.test(value);
 }
 
-export function isBcryptHash(value: string): boolean {
+function isBcryptHash(value: string): boolean {
   return bcryptPattern.test(value);
 }
 

@@ -67,13 +67,13 @@ const homoglyphs: Record<string, string> = {
  * The normalised password lower-cased, decomposed (NFKD) without its combining marks ("p̲a̲s̲s̲",
  * "pássẃórd" → "pass", "password"), with look-alike Cyrillic and Greek letters read as Latin.
  */
-export function skeletonForPolicy(normalized: string): string {
+function skeletonForPolicy(normalized: string): string {
   const bare = normalized.toLowerCase().normalize("NFKD").replace(/\p{M}/gu, "");
   return [...bare].map((char) => homoglyphs[char] ?? char).join("");
 }
 
 /** Runs of one character collapsed to one ("aabbccddeeff" → "abcdef", "ppaassww" → "pasw"). */
-export function collapsedRuns(text: string): string {
+function collapsedRuns(text: string): string {
   return text.replace(/(.)\1+/gsu, "$1");
 }
 

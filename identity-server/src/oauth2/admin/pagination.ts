@@ -37,7 +37,7 @@ export function readPage(query: Record<string, unknown>): PageRequest {
   }
 }
 
-export function pageToken(after: string): string {
+function pageToken(after: string): string {
   return Buffer.from(JSON.stringify({ after }), "utf8").toString("base64url");
 }
 

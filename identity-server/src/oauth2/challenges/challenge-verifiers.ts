@@ -55,7 +55,7 @@ export async function bindChallenge(db: OAuth2Db, binding: ChallengeBinding): Pr
  * A verifier for an answered challenge. Answering again before the browser came back replaces it
  * (the earlier verifier stops working), as the last answer is the one that counts.
  */
-export async function issueVerifier(db: OAuth2Db, challenge: string): Promise<string> {
+async function issueVerifier(db: OAuth2Db, challenge: string): Promise<string> {
   const verifier = newSecret();
   const updated = await db
     .updateTable("oauth2_challenge_verifiers")

@@ -5,7 +5,7 @@ import type { ClientInput } from "./client-input.ts";
 // Hydra's client validator (client/validator.go), applied to every create and update.
 
 /** Hydra's `oauth2.client_default_scope` (DefaultClientScope). */
-export const defaultClientScope = "offline_access offline openid";
+const defaultClientScope = "offline_access offline openid";
 
 const authSigningAlgs = new Set([
   "RS256",

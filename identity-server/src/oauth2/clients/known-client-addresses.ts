@@ -7,7 +7,7 @@
 /** How long a pair stays known after its last successful authentication (sliding). */
 export const knownClientAddressTtlMs = 24 * 60 * 60_000;
 /** At most this many pairs; the least recently used goes first. */
-export const knownClientAddressMaxEntries = 10_000;
+const knownClientAddressMaxEntries = 10_000;
 
 export class KnownClientAddresses {
   readonly #now: () => number;

@@ -72,7 +72,7 @@ export async function deleteSigningKey(
 }
 
 /** The key that seals signing keys, derived from one server secret. */
-export function sealingKeyOf(secret: string): Buffer {
+function sealingKeyOf(secret: string): Buffer {
   return deriveKey(secret, "signing keys");
 }
 

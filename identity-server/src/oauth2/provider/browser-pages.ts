@@ -3,7 +3,7 @@ import type { Context } from "koa";
 // The few pages the public listener renders itself. oidc-provider's defaults load web fonts and
 // talk about "sign-in"; these are plain, dependency-free and say what happened.
 
-export function htmlEscape(value: string): string {
+function htmlEscape(value: string): string {
   return value
     .replaceAll("&", "&amp;")
     .replaceAll("<", "&lt;")

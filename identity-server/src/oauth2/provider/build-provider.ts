@@ -53,17 +53,9 @@ export interface ProviderDeps {
 }
 
 /** Scopes every provider knows, besides those of the registered clients. */
-export const baseScopes = [
-  "openid",
-  "offline_access",
-  "offline",
-  "profile",
-  "email",
-  "address",
-  "phone",
-];
+const baseScopes = ["openid", "offline_access", "offline", "profile", "email", "address", "phone"];
 
-export const authorizationPath = "/oauth2/auth";
+const authorizationPath = "/oauth2/auth";
 
 /** Hydra's paths on the public listener (oidc-provider is mounted at the root). */
 const routes = {

@@ -16,7 +16,7 @@ import type { OAuth2Db } from "../store/oauth2-tables.ts";
 // afterwards; the userinfo handler (oauth2/handler.go getOidcUserInfo) starts from the same map.
 
 /** Claims a consent app cannot set (Hydra's reserved ones; s_hash: oidc-provider would hash it). */
-export const reservedIdTokenClaims: ReadonlySet<string> = new Set([
+const reservedIdTokenClaims: ReadonlySet<string> = new Set([
   "sub",
   "iss",
   "jti",
@@ -43,7 +43,7 @@ interface ClaimDeps {
  * own key (`constructor` or `toString` too, as Hydra copies any key) except the reserved ones and
  * `__proto__`, in an object without a prototype so no key is mistaken for an inherited one.
  */
-export async function consentIdTokenClaims(
+async function consentIdTokenClaims(
   db: OAuth2Db,
   grantId: string | undefined,
 ): Promise<Record<string, unknown>> {

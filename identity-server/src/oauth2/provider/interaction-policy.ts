@@ -12,7 +12,7 @@ const { base, Check } = interactionPolicy;
 
 /** The only reason a login prompt has when Hydra would report skip=true. */
 export const visitLoginUi = "hydra_login_ui";
-export const visitConsentUi = "hydra_consent_ui";
+const visitConsentUi = "hydra_consent_ui";
 
 export function hydraInteractionPolicy(
   db: OAuth2Db,

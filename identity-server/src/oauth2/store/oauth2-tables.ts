@@ -3,14 +3,14 @@ import type { Kysely } from "kysely";
 // The OAuth2 service's own tables, in the identity server's SQLite file. Timestamps are ISO-8601 UTC
 // strings, booleans 0/1 and JSON documents text, as in the rest of the store.
 
-export interface OAuth2MigrationsTable {
+interface OAuth2MigrationsTable {
   version: number;
   name: string;
   applied_at: string;
 }
 
 /** oidc-provider's models (sessions, interactions, grants, codes, tokens), one row per id. */
-export interface OAuth2PayloadsTable {
+interface OAuth2PayloadsTable {
   model: string;
   id: string;
   payload: string;
@@ -36,7 +36,7 @@ export interface OAuth2ClientsTable {
 }
 
 /** Signing keys, each private JWK sealed with a key derived from the server secret. */
-export interface OAuth2SigningKeysTable {
+interface OAuth2SigningKeysTable {
   kid: string;
   alg: string;
   sealed_jwk: string;
@@ -88,7 +88,7 @@ export interface OAuth2ConsentSessionsTable {
  * A login or consent challenge's binding to the browser that started it (Hydra's login/consent
  * CSRF cookie) and, once the challenge is answered, its single-use verifier. Only hashes are kept.
  */
-export interface OAuth2ChallengeVerifiersTable {
+interface OAuth2ChallengeVerifiersTable {
   challenge: string;
   /** "login" or "consent". */
   kind: string;
@@ -132,7 +132,7 @@ export interface OAuth2TrustedIssuersTable {
 }
 
 /** `jti` values of accepted jwt-bearer assertions, kept until the assertion expires. */
-export interface OAuth2SeenJtisTable {
+interface OAuth2SeenJtisTable {
   id: string;
   expires_at: string;
 }

@@ -9,13 +9,13 @@ import { startOAuth2Service, type RunningOAuth2Service } from "../oauth2-service
 import { Browser } from "./browser.ts";
 import { assertMatchesHydraSpec } from "./hydra-openapi.ts";
 
-export interface AdminResponse {
+interface AdminResponse {
   status: number;
   headers: Headers;
   body: unknown;
 }
 
-export interface AdminCall {
+interface AdminCall {
   json?: unknown;
   form?: Record<string, string>;
   /** Sent as `Authorization: Bearer <token>`. */

@@ -90,7 +90,7 @@ export async function acceptConsent(
   return (response.body as { redirect_to: string }).redirect_to;
 }
 
-export interface AuthorizationRun {
+interface AuthorizationRun {
   /** The URL the browser was finally sent to (the client's redirect URI with code or error). */
   callback: URL;
   loginChallenge: string;
@@ -101,7 +101,7 @@ export interface AuthorizationRun {
  * Runs one authorization request through the login and consent UIs, accepting both with the
  * given bodies; returns the redirect back to the client.
  */
-export async function authorize(
+async function authorize(
   service: OAuth2TestService,
   browser: Browser,
   authorizationUrl: URL,
