@@ -64,6 +64,8 @@ export async function startTestServer(
     IDENTITY_MAILBOX_PORT: "0",
     IDENTITY_OAUTH2_PUBLIC_PORT: "0",
     IDENTITY_OAUTH2_ADMIN_PORT: "0",
+    // No drain at close: a test's requests are answered by then (the drain has its own tests).
+    IDENTITY_SHUTDOWN_GRACE: "0",
     ...env,
   });
   // Whole seconds, so TOTP steps and second-rounded timestamps line up exactly in tests.

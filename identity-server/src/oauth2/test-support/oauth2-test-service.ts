@@ -77,6 +77,8 @@ export async function startOAuth2TestService(
     service = await startOAuth2Service({
       config: config.oauth2,
       publicHost: config.publicHost,
+      // No drain at close: a test's requests are answered by then (the drain has its own tests).
+      shutdownGraceMs: 0,
       db,
       secrets: loadOrCreateSecrets(dataDir, config.secrets),
       logger: pino({ level: "silent" }),
