@@ -13,14 +13,13 @@ import {
 } from "./support.ts";
 
 // The timed stack signs out after PORTAL_IDLE_TIMEOUT_MS without activity and prompts
-// PORTAL_IDLE_PROMPT_MS before that; the waits below follow whatever it is configured with.
+// PORTAL_IDLE_PROMPT_MS before that. The idle tests do not wait for those: they install
+// Playwright's clock in the browser and jump it forward (the page's timers fire as they would
+// after the real wait), so they take seconds instead of two timeouts each.
 const timed = timedStack.portalUrl;
 const idleTimeoutMs = Number(timedStack.env.PORTAL_IDLE_TIMEOUT_MS);
 const promptBeforeMs = Number(timedStack.env.PORTAL_IDLE_PROMPT_MS);
-/** Room for page loads and the session check on a busy machine. */
-const slack = scaled(5_000);
-const untilPrompt = { timeout: idleTimeoutMs - promptBeforeMs + slack };
-const untilExpiry = { timeout: promptBeforeMs + slack };
+const quietUntilPrompt = idleTimeoutMs - promptBeforeMs;
 const whoami = (portalUrl: string) => `${portalUrl}/api/kratos/sessions/whoami`;
 
 /** Axe with the prompt open, and its backdrop opaque: nothing of the person's page shows around it. */
@@ -63,19 +62,21 @@ test.describe("idle timeout", () => {
     expect(idleTimeoutMs, "the timed stack sets PORTAL_IDLE_TIMEOUT_MS").toBeGreaterThan(0);
     expect(promptBeforeMs, "the timed stack sets PORTAL_IDLE_PROMPT_MS").toBeGreaterThan(0);
   });
-  // Each test waits through the prompt and the timeout, some of them twice.
-  test.describe.configure({ timeout: 2 * idleTimeoutMs + scaled(40_000) });
 
   test("the prompt counts down; Continue keeps the session; at the timeout it ends and OK leads to sign in", async ({
     page,
   }) => {
+    await page.clock.install();
     await signedInOnSettings(page, "idle");
     const prompt = promptOf(page);
-    await expect(prompt).toBeVisible(untilPrompt);
+    await expect(prompt).toBeHidden();
+    await page.clock.fastForward(quietUntilPrompt);
+    await expect(prompt).toBeVisible();
     await expectAccessiblePrompt(page);
     const timer = prompt.getByRole("timer");
     await expect(timer).toHaveText(/^\d\d:[0-5]\d$/);
     const shown = await timer.textContent();
+    await page.clock.fastForward(1_000);
     await expect(timer).not.toHaveText(shown ?? "");
     // A modal: focus is inside it, and the keyboard alone answers it.
     await expect(prompt.getByRole("button", { name: "Continue" })).toBeFocused();
@@ -84,9 +85,11 @@ test.describe("idle timeout", () => {
     expect(await sessionStatus(page)).toBe(200);
 
     // No more activity: the prompt again, then the end, with the session revoked at the server.
-    await expect(prompt).toBeVisible(untilPrompt);
+    await page.clock.fastForward(quietUntilPrompt);
+    await expect(prompt).toBeVisible();
     const expired = expiredOf(page);
-    await expect(expired).toBeVisible(untilExpiry);
+    await page.clock.fastForward(promptBeforeMs);
+    await expect(expired).toBeVisible();
     await expect(prompt).toBeHidden();
     await expect.poll(() => sessionStatus(page)).toBe(401);
     await expired.getByRole("button", { name: "OK" }).click();
@@ -98,8 +101,10 @@ test.describe("idle timeout", () => {
   });
 
   test("Sign out in the prompt signs out through the logout route", async ({ page }) => {
+    await page.clock.install();
     await signedInOnSettings(page, "idle-logout");
-    await expect(promptOf(page)).toBeVisible(untilPrompt);
+    await page.clock.fastForward(quietUntilPrompt);
+    await expect(promptOf(page)).toBeVisible();
     await promptOf(page).getByRole("button", { name: "Sign out" }).click();
     await expect(page.getByRole("heading", { level: 1, name: "Sign in" })).toBeVisible();
     expect(await sessionStatus(page)).toBe(401);
@@ -108,19 +113,25 @@ test.describe("idle timeout", () => {
   test("two tabs stay in step: Continue in one closes the prompt in both, and both end together", async ({
     context,
   }) => {
+    // One clock for the whole context: both tabs see the same time.
+    await context.clock.install();
     const first = await context.newPage();
     await signedInOnSettings(first, "idle-tabs");
     const second = await context.newPage();
     await openSettings(second);
 
-    await expect(promptOf(first)).toBeVisible(untilPrompt);
-    await expect(promptOf(second)).toBeVisible(untilPrompt);
+    await context.clock.fastForward(quietUntilPrompt);
+    await expect(promptOf(first)).toBeVisible();
+    await expect(promptOf(second)).toBeVisible();
     await promptOf(first).getByRole("button", { name: "Continue" }).click();
     await expect(promptOf(first)).toBeHidden();
     await expect(promptOf(second)).toBeHidden();
 
-    await expect(expiredOf(first)).toBeVisible({ timeout: idleTimeoutMs + slack });
-    await expect(expiredOf(second)).toBeVisible(untilExpiry);
+    await context.clock.fastForward(quietUntilPrompt);
+    await expect(promptOf(first)).toBeVisible();
+    await context.clock.fastForward(promptBeforeMs);
+    await expect(expiredOf(first)).toBeVisible();
+    await expect(expiredOf(second)).toBeVisible();
     await expect.poll(() => sessionStatus(first)).toBe(401);
   });
 });
@@ -129,9 +140,9 @@ test("a signed-out visitor's sign-in page loads no idle timer; a signed-in page 
   page,
   context,
 }) => {
-  test.setTimeout(idleTimeoutMs + scaled(40_000));
   // The prompt in Spanish and dark is checked with axe here too (English, light: the test above).
   await context.addCookies([{ name: "theme", value: "dark", url: timed }]);
+  await page.clock.install();
   const scripts: string[] = [];
   page.on("request", (request) => {
     if (request.resourceType() === "script") scripts.push(new URL(request.url()).pathname);
@@ -143,7 +154,9 @@ test("a signed-out visitor's sign-in page loads no idle timer; a signed-in page 
 
   await signedInOnSettings(page, "idle-lazy");
   await page.goto(`${timed}/es/settings`);
-  await expect(page.getByRole("dialog", { name: "¿Sigue ahí?" })).toBeVisible(untilPrompt);
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  await page.clock.fastForward(quietUntilPrompt);
+  await expect(page.getByRole("dialog", { name: "¿Sigue ahí?" })).toBeVisible();
   // One chunk, loaded again by the second page.
   expect(new Set(scripts.filter((path) => path.includes("idle-timeout")))).toHaveProperty(
     "size",
