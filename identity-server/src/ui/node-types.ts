@@ -40,6 +40,14 @@ export interface InputAttributes {
   label?: UiText;
   pattern?: string;
   disabled: boolean;
+  /** Kratos' deprecated `onclick` (a script to evaluate); kept for Ory's own UIs, never evaluated by ours. */
+  onclick?: string;
+  /** The WebAuthn function a click starts (Kratos' `onclickTrigger`, e.g. `oryWebAuthnLogin`). */
+  onclickTrigger?: string;
+  /** Kratos' deprecated `onload`, as `onclick`. */
+  onload?: string;
+  /** The WebAuthn function to start when the form loads (e.g. `oryPasskeyLoginAutocompleteInit`). */
+  onloadTrigger?: string;
   maxlength?: number;
   options?: { value: unknown }[];
   node_type: "input";

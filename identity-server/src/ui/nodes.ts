@@ -41,6 +41,10 @@ export interface InputNodeOptions {
   maxlength?: number;
   options?: { value: unknown }[];
   label?: UiText;
+  onclick?: string;
+  onclickTrigger?: string;
+  onload?: string;
+  onloadTrigger?: string;
 }
 
 /** Builds an input node with its attributes in the order Kratos encodes them. */
@@ -51,6 +55,10 @@ export function inputNode(options: InputNodeOptions): InputNode {
   if (options.autocomplete) attributes.autocomplete = options.autocomplete;
   if (options.pattern) attributes.pattern = options.pattern;
   attributes.disabled = false;
+  if (options.onclick) attributes.onclick = options.onclick;
+  if (options.onclickTrigger) attributes.onclickTrigger = options.onclickTrigger;
+  if (options.onload) attributes.onload = options.onload;
+  if (options.onloadTrigger) attributes.onloadTrigger = options.onloadTrigger;
   if (options.maxlength !== undefined) attributes.maxlength = options.maxlength;
   if (options.options) attributes.options = options.options;
   attributes.node_type = "input";
