@@ -28,6 +28,12 @@ import {
   type SecondFactorConfig,
 } from "./second-factor-config.ts";
 import { tracingEnvShape } from "./tracing-config.ts";
+import {
+  checkWebAuthnEnv,
+  webAuthnConfigFrom,
+  webAuthnEnvShape,
+  type WebAuthnConfig,
+} from "../methods/webauthn-base/webauthn-config.ts";
 import type { CorsConfig } from "../http/cors.ts";
 import type { ListenerLimits } from "../http/listener-limits.ts";
 import {
@@ -80,6 +86,8 @@ export interface IdentityServerConfig {
   courier: CourierConfig;
   mailbox: MailboxConfig;
   secondFactor: SecondFactorConfig;
+  /** The WebAuthn relying party of passkeys and security keys (IDENTITY_WEBAUTHN_*). */
+  webauthn: WebAuthnConfig;
   /** The Hydra-compatible OAuth2 service (src/oauth2). */
   oauth2: OAuth2Config;
   /** JWTs of a session (`/sessions/whoami?tokenize_as=`). */
@@ -148,6 +156,7 @@ const envSchema = z.object({
   IDENTITY_LEGACY_REQUIRE_VERIFIED_LOGIN_ERROR: flag.default(false),
   ...courierEnvShape,
   ...secondFactorEnvShape,
+  ...webAuthnEnvShape,
   IDENTITY_ORY_EXTENSIONS: flag.default(true),
   ...oauth2EnvShape,
   ...tokenizerEnvShape,
@@ -201,6 +210,7 @@ export function loadConfig(env: Record<string, string | undefined>): IdentitySer
     .superRefine(checkStrictModeEnv)
     .superRefine(checkSecretsEnv)
     .superRefine(checkAdminListenerEnv)
+    .superRefine(checkWebAuthnEnv)
     .safeParse(present);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => {
@@ -242,6 +252,7 @@ export function loadConfig(env: Record<string, string | undefined>): IdentitySer
     courier: courierConfigFrom(e),
     mailbox: mailboxConfigFrom(e),
     secondFactor: secondFactorConfigFrom(e),
+    webauthn: webAuthnConfigFrom(e),
     oauth2: {
       ...oauth2ConfigFrom(e),
       oryExtensions: e.IDENTITY_ORY_EXTENSIONS,
