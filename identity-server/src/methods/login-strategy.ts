@@ -39,7 +39,7 @@ export interface LoginStrategy {
    * Adds its form to a new flow. A first factor gets the session's identity when the flow
    * re-authenticates it (refresh), none before a session; a second factor always gets it.
    */
-  populate(ctx: ServerContext, flow: Flow, identity: Identity | undefined): void;
+  populate(ctx: ServerContext, flow: Flow, identity: Identity | undefined): void | Promise<void>;
   /** Handles a submission it is responsible for (runMethodStep does the common part). */
   submit(step: LoginStep): Promise<LoginOutcome>;
 }

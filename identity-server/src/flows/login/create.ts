@@ -72,14 +72,14 @@ export async function createLoginFlow(
     if (wantsSessionTokenExchange(flow)) storeExchange = prepareSessionTokenExchange(flow);
     if (flow.requestedAal === "aal2") throw sessionRequiredForHigherAal();
     flow.refresh = false;
-    populateFirstFactorLogin(ctx, flow, undefined);
+    await populateFirstFactorLogin(ctx, flow, undefined);
   } else if (flow.refresh) {
-    if (flow.requestedAal === "aal1") populateFirstFactorLogin(ctx, flow, active.identity);
-    else populateSecondFactorLogin(ctx, flow, active.identity);
+    if (flow.requestedAal === "aal1") await populateFirstFactorLogin(ctx, flow, active.identity);
+    else await populateSecondFactorLogin(ctx, flow, active.identity);
   } else if (flow.requestedAal === "aal1" || active.session.aal === "aal2") {
     throw new AlreadyLoggedIn(flow.requestUrl, active);
   } else {
-    populateSecondFactorLogin(ctx, flow, active.identity);
+    await populateSecondFactorLogin(ctx, flow, active.identity);
   }
   if (flow.refresh) flow.ui.messages = [uiText(1010003)];
   if (active && flow.requestedAal === "aal2" && active.session.aal !== "aal2") {

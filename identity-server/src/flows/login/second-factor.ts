@@ -10,24 +10,24 @@ import type { Flow } from "../../selfservice/flow.ts";
  * The first-factor form of a login flow: every first factor's form, for the session's identity
  * when the flow re-authenticates it (refresh), for anyone before a session.
  */
-export function populateFirstFactorLogin(
+export async function populateFirstFactorLogin(
   ctx: ServerContext,
   flow: Flow,
   identity: Identity | undefined,
-): void {
-  for (const strategy of loginStrategiesFor("aal1")) strategy.populate(ctx, flow, identity);
+): Promise<void> {
+  for (const strategy of loginStrategiesFor("aal1")) await strategy.populate(ctx, flow, identity);
 }
 
 /**
  * The second-factor form of an aal2 login flow: every second factor the identity has (in the
  * registry's order) and, for browsers, our `trust_device` checkbox.
  */
-export function populateSecondFactorLogin(
+export async function populateSecondFactorLogin(
   ctx: ServerContext,
   flow: Flow,
   identity: Identity,
-): void {
-  for (const strategy of loginStrategiesFor("aal2")) strategy.populate(ctx, flow, identity);
+): Promise<void> {
+  for (const strategy of loginStrategiesFor("aal2")) await strategy.populate(ctx, flow, identity);
   addTrustDeviceOption(ctx, flow, identity);
 }
 
