@@ -1,5 +1,6 @@
 import { badRequest, HerodotError } from "../http/errors.ts";
 import type { Identity } from "../identity/identity.ts";
+import { withoutSecurityKeys } from "../methods/webauthn/admin-removal.ts";
 
 // First factors Kratos counts before it lets an administrator remove one (identity/handler.go
 // deleteIdentityCredentials). This server signs in with passwords only, so a password is always
@@ -15,9 +16,9 @@ function countsAsFirstFactor(identity: Identity, type: string): boolean {
 
 /**
  * DELETE /admin/identities/{id}/credentials/{type}: the identity without that credential, or the
- * error Kratos answers. Second factors (totp, lookup_secret) go; a first factor (password, oidc,
- * saml) only when another one remains; other types (code, webauthn, passkey) cannot be deleted
- * here. `identifier` selects one social sign-in of oidc/saml, which this server never has.
+ * error Kratos answers. Second factors (totp, lookup_secret, webauthn's security keys) go; a first
+ * factor (password, oidc, saml) only when another one remains; other types (code, passkey) cannot
+ * be deleted here. `identifier` selects one social sign-in of oidc/saml, which this server never has.
  */
 export function withoutCredential(identity: Identity, type: string): Identity {
   const credential = identity.credentials.find((c) => c.type === type);
@@ -28,6 +29,7 @@ export function withoutCredential(identity: Identity, type: string): Identity {
   }
   const remaining = identity.credentials.filter((c) => c.type !== type);
   if (type === "totp" || type === "lookup_secret") return { ...identity, credentials: remaining };
+  if (type === "webauthn") return withoutSecurityKeys(identity);
   if (firstFactorTypes.includes(type)) {
     const firstFactors = firstFactorTypes.filter((t) => countsAsFirstFactor(identity, t)).length;
     if (firstFactors < 2) throw badRequest("You cannot remove the last first factor credential.");

@@ -181,7 +181,7 @@ export function validatedIdentity(
   return withTraits(ctx.schema, base, traits as Record<string, unknown>, now);
 }
 
-const secondFactorTypes = ["totp", "lookup_secret", "code"];
+const secondFactorTypes = ["totp", "lookup_secret", "code", "webauthn"];
 
 function secondFactorsOf(identity: Identity): string {
   return identity.credentials

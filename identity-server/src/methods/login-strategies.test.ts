@@ -65,6 +65,7 @@ describe("the login strategy registry", () => {
       ["password", "aal1", "password"],
       ["code", "aal2", "code"],
       ["totp", "aal2", "totp"],
+      ["webauthn", "aal2", "webauthn"],
       ["lookup_secret", "aal2", "lookup_secret"],
     ]);
   });

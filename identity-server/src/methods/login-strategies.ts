@@ -3,6 +3,7 @@ import type { LoginStrategy } from "./login-strategy.ts";
 import { lookupLoginStrategy } from "./lookup/lookup-login.ts";
 import { passwordLoginStrategy } from "./password/login.ts";
 import { totpLoginStrategy } from "./totp/totp-login.ts";
+import { webauthnLoginStrategy } from "./webauthn/webauthn-login.ts";
 
 /**
  * Every login strategy, in the order Kratos asks them: a submission goes to the first one
@@ -10,7 +11,13 @@ import { totpLoginStrategy } from "./totp/totp-login.ts";
  * A function, not a constant, so that modules the strategies import may read the registry too.
  */
 export function loginStrategies(): readonly LoginStrategy[] {
-  return [passwordLoginStrategy, codeLoginStrategy, totpLoginStrategy, lookupLoginStrategy];
+  return [
+    passwordLoginStrategy,
+    codeLoginStrategy,
+    totpLoginStrategy,
+    webauthnLoginStrategy,
+    lookupLoginStrategy,
+  ];
 }
 
 /** The strategies that give the AAL (aal1: first factors, aal2: second factors). */

@@ -15,6 +15,7 @@ describe("the settings strategy registry", () => {
       ["lookup_secret", "lookup_secret"],
       ["trusted_device", "totp"],
       ["totp", "totp"],
+      ["webauthn", "webauthn"],
       ["code", "code"],
       ["profile", "profile"],
       ["password", "password"],

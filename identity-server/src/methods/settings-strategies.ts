@@ -6,11 +6,12 @@ import { passwordSettingsStrategy } from "./password/settings.ts";
 import { profileSettingsStrategy } from "./profile/settings.ts";
 import type { SettingsStrategy } from "./settings-strategy.ts";
 import { totpSettingsStrategy } from "./totp/totp-settings.ts";
+import { webauthnSettingsStrategy } from "./webauthn/webauthn-settings.ts";
 
 /**
  * Every settings strategy, in the order a submission is matched: those recognised by their own
- * buttons (backup codes, our trusted devices, totp_unlink, our code toggles) before those chosen by
- * `method` alone. Each adds its group to the form (the form is sorted by group afterwards, so this
+ * buttons (backup codes, our trusted devices, totp_unlink, security keys, our code toggles) before
+ * those chosen by `method` alone. Each adds its group to the form (the form is sorted by group afterwards, so this
  * order does not show there). A new method is its folder and one line here.
  */
 export function settingsStrategies(): readonly SettingsStrategy[] {
@@ -18,6 +19,7 @@ export function settingsStrategies(): readonly SettingsStrategy[] {
     lookupSettingsStrategy,
     trustedDeviceSettingsStrategy,
     totpSettingsStrategy,
+    webauthnSettingsStrategy,
     codeSettingsStrategy,
     profileSettingsStrategy,
     passwordSettingsStrategy,

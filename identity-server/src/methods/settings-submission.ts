@@ -46,7 +46,7 @@ export function requirePrivilegedSession(ctx: ServerContext, session: Session): 
 export async function recordSecondFactorProof(
   db: Executor,
   session: Session,
-  method: "totp" | "lookup_secret",
+  method: "totp" | "lookup_secret" | "webauthn",
   now: Date,
 ): Promise<void> {
   addAuthenticationMethod(session, { method, aal: "aal2" }, now);
