@@ -540,3 +540,59 @@ describe("security keys through the admin API", () => {
     expect(missing.status).toBe(404);
   });
 });
+
+describe("answers that are not WebAuthn at all", () => {
+  it("refuses unreadable assertions with 4000043 (never a 500) and signs in by HTML form post", async () => {
+    const { authenticator } = await withKey("form-post@example.com");
+    const { browser, flow } = await aal2Flow("form-post@example.com");
+    let current = flow;
+    for (const junk of [
+      "{not json",
+      "[]",
+      '{"id":"x"}',
+      JSON.stringify({
+        ...(JSON.parse(keyAnswer(authenticator, current)) as object),
+        type: "other",
+      }),
+    ]) {
+      current = refusedFlow(await submitKey(browser, current, junk));
+    }
+    const form = new URLSearchParams({
+      csrf_token: csrfTokenOf(current),
+      method: "webauthn",
+      webauthn_login: keyAnswer(authenticator, current),
+    });
+    const posted = await call(`${ts.publicUrl}/self-service/login?flow=${current.id}`, {
+      method: "POST",
+      jar: browser.jar,
+      headers: { "content-type": "application/x-www-form-urlencoded", accept: "text/html" },
+      body: form.toString(),
+    });
+    expect(posted.status).toBe(303);
+    const session = (await whoami(ts, browser)).body as Session;
+    expect(session.authenticator_assurance_level).toBe("aal2");
+  });
+});
+
+describe("wrong security-key answers per identity (the second-factor limit, 10 per 10 minutes)", () => {
+  it("refuses the 11th answer, even a right one, with 9010007 until the window has passed", async () => {
+    const { authenticator } = await withKey("limit-key@example.com");
+    const { browser, flow } = await aal2Flow("limit-key@example.com");
+    let current = flow;
+    for (let i = 0; i < 10; i++) {
+      current = refusedFlow(
+        await submitKey(
+          browser,
+          current,
+          keyAnswer(authenticator, current, { origin: "https://evil.example" }),
+        ),
+      );
+    }
+    const refused = await submitKey(browser, current, keyAnswer(authenticator, current));
+    expect(refused.status).toBe(400);
+    expect(messageIds(refused.body as LoginFlow, "")).toEqual([9010007]);
+    ts.advanceClock(11 * 60_000);
+    const next = await browser.api.createBrowserLoginFlow({ aal: "aal2" });
+    expect((await submitKey(browser, next, keyAnswer(authenticator, next))).status).toBe(200);
+  });
+});
