@@ -541,6 +541,39 @@ describe("security keys through the admin API", () => {
   });
 });
 
+describe("a security key with refresh and trusted devices", () => {
+  it("re-verifies the key with refresh=true&aal=aal2 and can trust the browser, as TOTP does", async () => {
+    const { authenticator } = await withKey("refresh-key@example.com");
+    const { browser, flow } = await aal2Flow("refresh-key@example.com");
+    expect(inputAttributes(flow, "trust_device")).toMatchObject({ type: "checkbox" });
+    const trusted = await submitLogin(ts, browser, flow, {
+      method: "webauthn",
+      webauthn_login: keyAnswer(authenticator, flow),
+      trust_device: true,
+    });
+    expect(trusted.status).toBe(200);
+    expect(trusted.headers.getSetCookie().some((c) => c.startsWith("ory_trusted_device="))).toBe(
+      true,
+    );
+
+    const refresh = await browser.api.createBrowserLoginFlow({ aal: "aal2", refresh: true });
+    expect(messageIds(refresh, "")).toEqual([1010003]);
+    const again = await submitKey(browser, refresh, keyAnswer(authenticator, refresh));
+    expect(again.status).toBe(200);
+    expect(
+      (again.body as { session: Session }).session.authentication_methods?.map((m) => m.method),
+    ).toEqual(["password", "webauthn", "webauthn"]);
+
+    // The trusted browser's next password sign-in needs no key.
+    const next = ts.browser();
+    const token = browser.jar.get("ory_trusted_device");
+    if (token) next.jar.cookies.set("ory_trusted_device", token);
+    await passwordSignIn(ts, "refresh-key@example.com", next);
+    const session = (await whoami(ts, next)).body as Session;
+    expect(session.authenticator_assurance_level).toBe("aal2");
+  });
+});
+
 describe("answers that are not WebAuthn at all", () => {
   it("refuses unreadable assertions with 4000043 (never a 500) and signs in by HTML form post", async () => {
     const { authenticator } = await withKey("form-post@example.com");
