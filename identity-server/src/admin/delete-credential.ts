@@ -1,5 +1,7 @@
 import { badRequest, HerodotError } from "../http/errors.ts";
 import type { Identity } from "../identity/identity.ts";
+import { withoutPasskeys } from "../methods/passkey/passkey-admin.ts";
+import { passkeyCount } from "../methods/passkey/passkey-credentials.ts";
 import { withoutSecurityKeys } from "../methods/webauthn/admin-removal.ts";
 
 // First factors Kratos counts before it lets an administrator remove one (identity/handler.go
@@ -30,8 +32,11 @@ export function withoutCredential(identity: Identity, type: string): Identity {
   const remaining = identity.credentials.filter((c) => c.type !== type);
   if (type === "totp" || type === "lookup_secret") return { ...identity, credentials: remaining };
   if (type === "webauthn") return withoutSecurityKeys(identity);
+  const otherFirstFactors = firstFactorTypes.filter((t) => countsAsFirstFactor(identity, t)).length;
+  if (type === "passkey") return withoutPasskeys(identity, otherFirstFactors);
   if (firstFactorTypes.includes(type)) {
-    const firstFactors = firstFactorTypes.filter((t) => countsAsFirstFactor(identity, t)).length;
+    // Each passkey is a first factor too (Kratos' passkey CountActiveFirstFactorCredentials).
+    const firstFactors = otherFirstFactors + passkeyCount(identity);
     if (firstFactors < 2) throw badRequest("You cannot remove the last first factor credential.");
     return { ...identity, credentials: remaining };
   }

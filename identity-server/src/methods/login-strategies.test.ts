@@ -64,6 +64,7 @@ describe("the login strategy registry", () => {
     expect(loginStrategies().map((s) => [s.id, s.aal, s.group])).toEqual([
       ["password", "aal1", "password"],
       ["code", "aal2", "code"],
+      ["passkey", "aal1", "passkey"],
       ["totp", "aal2", "totp"],
       ["webauthn", "aal2", "webauthn"],
       ["lookup_secret", "aal2", "lookup_secret"],

@@ -1,6 +1,7 @@
 import { codeLoginStrategy } from "./code/mfa-login.ts";
 import type { LoginStrategy } from "./login-strategy.ts";
 import { lookupLoginStrategy } from "./lookup/lookup-login.ts";
+import { passkeyLoginStrategy } from "./passkey/passkey-login.ts";
 import { passwordLoginStrategy } from "./password/login.ts";
 import { totpLoginStrategy } from "./totp/totp-login.ts";
 import { webauthnLoginStrategy } from "./webauthn/webauthn-login.ts";
@@ -14,6 +15,7 @@ export function loginStrategies(): readonly LoginStrategy[] {
   return [
     passwordLoginStrategy,
     codeLoginStrategy,
+    passkeyLoginStrategy,
     totpLoginStrategy,
     webauthnLoginStrategy,
     lookupLoginStrategy,

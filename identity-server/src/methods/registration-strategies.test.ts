@@ -12,6 +12,7 @@ describe("the registration strategy registry", () => {
     expect(registrationStrategies().map((s) => [s.id, s.group])).toEqual([
       ["profile", "default"],
       ["password", "password"],
+      ["passkey", "passkey"],
     ]);
   });
 

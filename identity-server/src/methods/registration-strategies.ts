@@ -1,3 +1,4 @@
+import { passkeyRegistrationStrategy } from "./passkey/passkey-registration.ts";
 import { passwordRegistrationStrategy } from "./password/registration.ts";
 import { profileRegistrationStrategy } from "./profile/registration.ts";
 import type { RegistrationStrategy } from "./registration-strategy.ts";
@@ -8,5 +9,5 @@ import type { RegistrationStrategy } from "./registration-strategy.ts";
  * folder and one line here.
  */
 export function registrationStrategies(): readonly RegistrationStrategy[] {
-  return [profileRegistrationStrategy, passwordRegistrationStrategy];
+  return [profileRegistrationStrategy, passwordRegistrationStrategy, passkeyRegistrationStrategy];
 }

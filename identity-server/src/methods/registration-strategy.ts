@@ -19,7 +19,7 @@ export interface RegistrationStrategy {
   /** Whether the submission is for this strategy (Kratos: it does not answer ErrStrategyNotResponsible). */
   responsible(body: FlowBody): boolean;
   /** Adds its part of the form to a new flow. */
-  populate(ctx: ServerContext, flow: Flow): void;
+  populate(ctx: ServerContext, flow: Flow): void | Promise<void>;
   /**
    * Handles a submission it is responsible for (runMethodStep does the common part) and returns
    * the new identity with its credential, not yet stored: the flow stores it with the session.

@@ -16,6 +16,7 @@ describe("the settings strategy registry", () => {
       ["trusted_device", "totp"],
       ["totp", "totp"],
       ["webauthn", "webauthn"],
+      ["passkey", "passkey"],
       ["code", "code"],
       ["profile", "profile"],
       ["password", "password"],

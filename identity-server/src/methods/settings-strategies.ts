@@ -2,6 +2,7 @@ import type { FieldSpec, FlowBody } from "../http/flow-body.ts";
 import { trustedDeviceSettingsStrategy } from "../trusted-devices/trusted-devices-settings.ts";
 import { codeSettingsStrategy } from "./code/mfa-settings.ts";
 import { lookupSettingsStrategy } from "./lookup/lookup-settings.ts";
+import { passkeySettingsStrategy } from "./passkey/passkey-settings.ts";
 import { passwordSettingsStrategy } from "./password/settings.ts";
 import { profileSettingsStrategy } from "./profile/settings.ts";
 import type { SettingsStrategy } from "./settings-strategy.ts";
@@ -20,6 +21,7 @@ export function settingsStrategies(): readonly SettingsStrategy[] {
     trustedDeviceSettingsStrategy,
     totpSettingsStrategy,
     webauthnSettingsStrategy,
+    passkeySettingsStrategy,
     codeSettingsStrategy,
     profileSettingsStrategy,
     passwordSettingsStrategy,

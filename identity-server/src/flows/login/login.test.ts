@@ -44,6 +44,9 @@ describe("login flow", () => {
     expect(flow.ui.nodes.map((n) => (n.attributes as { name: string }).name)).toEqual([
       "csrf_token",
       "identifier",
+      "passkey_login_trigger",
+      "passkey_login",
+      "passkey_challenge",
       "password",
       "method",
     ]);
@@ -59,7 +62,7 @@ describe("login flow", () => {
       context: { name: "traits.email", title: "E-Mail" },
     });
     expect(inputAttributes(flow, "password")?.autocomplete).toBe("current-password");
-    expect(flow.ui.nodes[3]?.meta.label?.id).toBe(1010022);
+    expect(flow.ui.nodes[6]?.meta.label?.id).toBe(1010022);
   });
 
   it("signs a browser in (identifier is case-insensitive) and points it at return_to", async () => {

@@ -43,7 +43,7 @@ export async function createRegistrationFlow(
   const flow = newFlow(ctx, request, reply, "registration", type);
   flow.oauth2LoginChallenge = oauth2?.challenge;
   flow.oauth2LoginRequest = oauth2?.loginRequest;
-  for (const strategy of registrationStrategies()) strategy.populate(ctx, flow);
+  for (const strategy of registrationStrategies()) await strategy.populate(ctx, flow);
   if (type === "browser") upsertNode(flow.ui, csrfNode(csrfTokenFor(request, reply, ctx.cookies)));
   sorted(flow, registrationSort(ctx));
   const storeExchange = wantsSessionTokenExchange(flow)

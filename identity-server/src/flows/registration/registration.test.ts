@@ -56,8 +56,11 @@ describe("registration flow", () => {
     expect(flow.ui.nodes.map((n) => [n.group, (n.attributes as { name: string }).name])).toEqual([
       ["default", "csrf_token"],
       ["default", "traits.email"],
-      ["password", "password"],
       ["default", "traits.phone"],
+      ["passkey", "passkey_register_trigger"],
+      ["passkey", "passkey_register"],
+      ["passkey", "passkey_create_data"],
+      ["password", "password"],
       ["password", "method"],
     ]);
     expect(inputAttributes(flow, "traits.email")).toMatchObject({
@@ -73,7 +76,7 @@ describe("registration flow", () => {
       type: "info",
       context: { name: "traits.email", title: "E-Mail" },
     });
-    expect(flow.ui.nodes[4]?.meta.label?.id).toBe(1040001);
+    expect(flow.ui.nodes[7]?.meta.label?.id).toBe(1040001);
   });
 
   it("registers, signs the browser in and answers like Kratos' SPA response", async () => {
