@@ -417,6 +417,59 @@ describe("passkey sign-in", () => {
   });
 });
 
+describe("passkey sign-in limits and metrics", () => {
+  it("counts wrong answers against the password budgets (9010007) and labels the metric passkey", async () => {
+    const limited = await startTestServer({ IDENTITY_RATE_LIMIT_PASSWORD_PER_IDENTIFIER: "2" });
+    try {
+      const authenticator = new SoftwareAuthenticator(origin);
+      const flowOf = () =>
+        call(`${limited.publicUrl}/self-service/registration/api`, { headers: json });
+      const registration = (await flowOf()).body as Flow;
+      const createData = JSON.parse(nodeValue(registration, "passkey_create_data")) as {
+        credentialOptions: never;
+      };
+      const registered = await call(
+        `${limited.publicUrl}/self-service/registration?flow=${registration.id}`,
+        {
+          method: "POST",
+          headers: json,
+          body: JSON.stringify({
+            method: "passkey",
+            traits: { email: "limited-passkey@example.org" },
+            passkey_register: JSON.stringify(authenticator.register(createData.credentialOptions)),
+          }),
+        },
+      );
+      expect(registered.status, registered.text).toBe(200);
+      const attempt = async (forced: { origin?: string }) => {
+        const flow = (await call(`${limited.publicUrl}/self-service/login/api`, { headers: json }))
+          .body as Flow;
+        const options = JSON.parse(nodeValue(flow, "passkey_challenge")) as never;
+        return call(`${limited.publicUrl}/self-service/login?flow=${flow.id}`, {
+          method: "POST",
+          headers: json,
+          body: JSON.stringify({
+            method: "passkey",
+            passkey_login: JSON.stringify(authenticator.authenticate(options, forced)),
+          }),
+        });
+      };
+      const wrong = { origin: "https://evil.example" };
+      refusedWith(await attempt(wrong), 4000043);
+      refusedWith(await attempt(wrong), 4000043);
+      // The budget of this passkey's user handle is used up: even the right answer waits.
+      refusedWith(await attempt({}), 9010007);
+
+      const metrics = await (await fetch(`${limited.adminUrl}/metrics/prometheus`)).text();
+      expect(metrics).toMatch(
+        /identity_login_attempts_total\{method="passkey",result="failure"\} 3/,
+      );
+    } finally {
+      await limited.stop();
+    }
+  });
+});
+
 describe("passkeys in settings and the admin API", () => {
   it("adds a passkey, refuses removing the last first factor, removes one of two", async () => {
     const first = new SoftwareAuthenticator(origin);
@@ -496,6 +549,30 @@ describe("passkeys in settings and the admin API", () => {
     expect(
       (stored.credentials.passkey?.config as { credentials: unknown[] }).credentials,
     ).toHaveLength(1);
+  });
+
+  it("asks for a fresh sign-in before adding or removing a passkey on an old session (403)", async () => {
+    const authenticator = new SoftwareAuthenticator(origin);
+    const { token } = await signUp(authenticator, "stale-passkey@example.org");
+    const headers = { ...json, "x-session-token": token };
+    ts.advanceClock(61 * 60_000);
+    const flow = (await call(`${ts.publicUrl}/self-service/settings/api`, { headers }))
+      .body as Flow;
+    const options = JSON.parse(nodeValue(flow, "passkey_create_data")) as never;
+    const refused = await call(`${ts.publicUrl}/self-service/settings?flow=${flow.id}`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({
+        method: "passkey",
+        passkey_settings_register: JSON.stringify(
+          new SoftwareAuthenticator(origin).register(options),
+        ),
+      }),
+    });
+    expect(refused.status, refused.text).toBe(403);
+    expect(refused.body).toMatchObject({ error: { id: "session_refresh_required" } });
+    // A fresh passkey sign-in makes it privileged again.
+    expect((await signIn(authenticator)).answer.status).toBe(200);
   });
 
   it("lets an administrator delete passkeys when a password remains", async () => {
