@@ -3,8 +3,9 @@ import type { IdentitySchema } from "./identity-schema.ts";
 import type { Identity } from "./identity.ts";
 
 /**
- * The identity with new (already validated) traits: password identifiers follow the traits,
- * addresses that stay keep their id and verification state, new ones start unverified ("pending").
+ * The identity with new (already validated) traits: password and security-key identifiers follow
+ * the traits, addresses that stay keep their id and verification state, new ones start unverified
+ * ("pending").
  */
 export function withTraits(
   schema: IdentitySchema,
@@ -20,7 +21,9 @@ export function withTraits(
     credentials: identity.credentials.map((credential) =>
       credential.type === "password"
         ? { ...credential, identifiers: derived.passwordIdentifiers, updatedAt: now }
-        : credential,
+        : credential.type === "webauthn"
+          ? { ...credential, identifiers: derived.webauthnIdentifiers, updatedAt: now }
+          : credential,
     ),
     verifiableAddresses: derived.verifiableAddresses.map(
       (spec) =>

@@ -7,7 +7,11 @@ import { messagesFromAjv, ValidationError } from "../ui/validation-error.ts";
 const defaultSchemaId = "default";
 
 interface KratosExtension {
-  credentials?: { password?: { identifier?: boolean }; totp?: { account_name?: boolean } };
+  credentials?: {
+    password?: { identifier?: boolean };
+    webauthn?: { identifier?: boolean };
+    totp?: { account_name?: boolean };
+  };
   verification?: { via?: string };
   recovery?: { via?: string };
 }
@@ -32,6 +36,8 @@ interface AddressSpec {
 /** What the schema extensions derive from a set of traits. */
 export interface TraitsDerivation {
   passwordIdentifiers: string[];
+  /** The traits marked `credentials.webauthn.identifier` (security keys), normalised likewise. */
+  webauthnIdentifiers: string[];
   verifiableAddresses: AddressSpec[];
   recoveryAddresses: AddressSpec[];
   /** The trait marked `credentials.totp.account_name`, shown as the account in authenticator apps. */
@@ -145,6 +151,7 @@ export class IdentitySchema {
   derive(traits: unknown): TraitsDerivation {
     const result: TraitsDerivation = {
       passwordIdentifiers: [],
+      webauthnIdentifiers: [],
       verifiableAddresses: [],
       recoveryAddresses: [],
       totpAccountName: undefined,
@@ -160,6 +167,11 @@ export class IdentitySchema {
         const identifier = normalizeEmail(value);
         if (!result.passwordIdentifiers.includes(identifier))
           result.passwordIdentifiers.push(identifier);
+      }
+      if (ext.credentials?.webauthn?.identifier) {
+        const identifier = normalizeEmail(value);
+        if (!result.webauthnIdentifiers.includes(identifier))
+          result.webauthnIdentifiers.push(identifier);
       }
       const verificationVia = ext.verification?.via;
       if (verificationVia === "email" || verificationVia === "sms") {

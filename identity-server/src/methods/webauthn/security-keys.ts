@@ -20,30 +20,10 @@ export function webauthnCredentialOf(identity: Identity) {
   return identity.credentials.find((c) => c.type === "webauthn");
 }
 
-interface WebAuthnExtension {
-  credentials?: { webauthn?: { identifier?: boolean } };
-}
-
 /**
  * The credential's identifiers: the traits the schema marks `credentials.webauthn.identifier`,
- * lower-cased as Kratos normalises them. Kratos refuses a key when there is none.
+ * normalised as Kratos does. Kratos refuses a key when there is none.
  */
 export function webauthnIdentifiersOf(schema: IdentitySchema, identity: Identity): string[] {
-  const identifiers: string[] = [];
-  for (const path of schema.traitPaths) {
-    const extension = path.extension as WebAuthnExtension;
-    if (!extension.credentials?.webauthn?.identifier) continue;
-    const value = path.name
-      .split(".")
-      .slice(1)
-      .reduce<unknown>(
-        (at, key) =>
-          at !== null && typeof at === "object" ? (at as Record<string, unknown>)[key] : undefined,
-        identity.traits,
-      );
-    if (typeof value !== "string" || value.trim() === "") continue;
-    const identifier = value.trim().toLowerCase();
-    if (!identifiers.includes(identifier)) identifiers.push(identifier);
-  }
-  return identifiers;
+  return schema.derive(identity.traits).webauthnIdentifiers;
 }

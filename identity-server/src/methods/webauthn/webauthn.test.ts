@@ -258,6 +258,21 @@ describe("security keys in settings", () => {
     });
   });
 
+  it("keeps the key's identifier in step with the traits, as Kratos' schema extension does", async () => {
+    const { identityId, browser } = await withKey("rename-key@example.com");
+    const flow = await browser.api.createBrowserSettingsFlow();
+    const renamed = await submitSettings(browser, flow, {
+      method: "profile",
+      "traits.email": "Renamed-Key@Example.com",
+    });
+    expect(renamed.status).toBe(200);
+    const identity = await ts.admin().getIdentity({
+      id: identityId,
+      includeCredential: ["webauthn"],
+    });
+    expect(identity.credentials?.webauthn?.identifiers).toEqual(["renamed-key@example.com"]);
+  });
+
   it("refuses an answer from another origin and one for a spent challenge", async () => {
     await registerNative(ts, "add-origin@example.com");
     const { browser } = await passwordSignIn(ts, "add-origin@example.com");
