@@ -7,36 +7,14 @@ import {
 } from "../../rate-limit/rate-limits.ts";
 import type { Flow } from "../../selfservice/flow.ts";
 import { methodFields } from "../../selfservice/method-fields.ts";
-import { findIdentity, updateCredentialConfig } from "../../store/identities.ts";
 import { uiText } from "../../text/messages.ts";
-import { removeNodes, upsertNode } from "../../ui/nodes.ts";
+import { removeNodes } from "../../ui/nodes.ts";
 import { ValidationError } from "../../ui/validation-error.ts";
-import { sessionIdentityOf, type LoginStep, type LoginStrategy } from "../login-strategy.ts";
+import { sessionIdentityOf, type LoginStrategy } from "../login-strategy.ts";
 import { runMethodStep, stringValue, type MethodForm } from "../method-step.ts";
-import {
-  createAuthenticationOptions,
-  parseAuthenticationResponse,
-  verifyAuthentication,
-} from "../webauthn-base/ceremonies.ts";
-import {
-  ceremonyKey,
-  consumeCeremony,
-  storeCeremony,
-} from "../webauthn-base/ceremony-challenge.ts";
-import {
-  findRecord,
-  webAuthnConfigOf,
-  type WebAuthnCredentialRecord,
-} from "../webauthn-base/credential-records.ts";
 import { WebAuthnRefused } from "../webauthn-base/webauthn-refused.ts";
-import { secondFactorKeysOf, webauthnCredentialOf } from "./security-keys.ts";
-import {
-  webauthnIdentifierNode,
-  webauthnLoginInputNode,
-  webauthnLoginTriggerNode,
-} from "./webauthn-nodes.ts";
-
-const key = ceremonyKey("webauthn");
+import { offerKeys, verifyKeyAssertion } from "./key-assertion.ts";
+import { secondFactorKeysOf } from "./security-keys.ts";
 
 const form: MethodForm = {
   fields: methodFields({ webauthn_login: "string", identifier: "string" }),
@@ -45,74 +23,21 @@ const form: MethodForm = {
 };
 
 /**
- * The key's form for a second-factor login (Kratos' populateLoginMethod at aal2): request options
- * allowing only this identity's security keys, their challenge kept in the flow's internal
- * context, the trigger, the hidden answer input and the credential's identifier. Browser flows
- * only, as in Kratos: native apps run no WebAuthn ceremony through a form.
+ * The keys' form of a second-factor login (Kratos' PopulateLoginMethodSecondFactor): browser flows
+ * only, as in Kratos (native apps run no WebAuthn ceremony through a form), and not when security
+ * keys are passwordless (IDENTITY_WEBAUTHN_PASSWORDLESS), where Kratos offers none at aal2.
  */
 async function offerSecurityKeys(ctx: ServerContext, flow: Flow, identity: Identity) {
   const keys = secondFactorKeysOf(identity);
-  if (flow.type !== "browser" || keys.length === 0) return;
-  const options = await createAuthenticationOptions(ctx.config.webauthn, keys);
-  storeCeremony(flow, key, { challenge: options.challenge });
-  const identifier = webauthnCredentialOf(identity)?.identifiers[0];
-  if (identifier) upsertNode(flow.ui, webauthnIdentifierNode(identifier));
-  upsertNode(flow.ui, webauthnLoginTriggerNode(options));
-  upsertNode(flow.ui, webauthnLoginInputNode());
-}
-
-/** Stores the key's new counter (and backup state) in the same row the key was read from. */
-async function saveUsedKey(ctx: ServerContext, identityId: string, used: WebAuthnCredentialRecord) {
-  await ctx.db.transaction().execute(async (trx) => {
-    const current = await findIdentity(trx, identityId);
-    const credential = current ? webauthnCredentialOf(current) : undefined;
-    if (!credential) return;
-    const config = webAuthnConfigOf(credential);
-    const credentials = config.credentials.map((record) => (record.id === used.id ? used : record));
-    await updateCredentialConfig(
-      trx,
-      credential.id,
-      { ...credential.config, credentials },
-      ctx.now(),
-    );
-  });
-}
-
-/**
- * Checks the assertion: the flow's challenge is taken first (single use, whatever follows), the
- * key must be one of this identity's security keys, and signature, origin, RP id and counter must
- * verify. Failures count against the identity's second-factor limit, as wrong TOTP codes do.
- */
-async function verifyAssertion(
-  step: LoginStep,
-  identity: Identity,
-  values: Record<string, unknown>,
-) {
-  const { ctx, flow } = step;
-  ensureSecondFactorAllowed(ctx, identity.id);
-  try {
-    const ceremony = await consumeCeremony(ctx.db, flow, key);
-    const response = parseAuthenticationResponse(stringValue(values.webauthn_login) ?? "");
-    const stored = findRecord(secondFactorKeysOf(identity), response.id);
-    if (!stored) throw new WebAuthnRefused("the key is not one of this identity's security keys");
-    const used = await verifyAuthentication(
-      ctx.config.webauthn,
-      response,
-      ceremony.challenge,
-      stored,
-    );
-    await saveUsedKey(ctx, identity.id, used);
-  } catch (error) {
-    if (error instanceof WebAuthnRefused) recordWrongSecondFactor(ctx, identity.id);
-    throw error;
-  }
-  recordSecondFactorPassed(ctx, identity.id);
+  if (flow.type !== "browser" || ctx.config.webauthn.passwordless || keys.length === 0) return;
+  await offerKeys(ctx, flow, identity, keys, 1010008);
 }
 
 /**
  * Kratos' webauthn strategy as a second factor: "Sign in with a hardware key" when the identity
  * has a security key, `method=webauthn` (or a filled `webauthn_login`), browser flows only. The
- * session gains `webauthn` at aal2. A refused answer shows the form again with 4000043 and new
+ * session gains `webauthn` at aal2. Wrong answers count against the identity's second-factor
+ * limit, as wrong TOTP codes do. A refused answer shows the form again with 4000043 and new
  * options, since the old challenge is spent.
  */
 export const webauthnLoginStrategy: LoginStrategy = {
@@ -126,15 +51,29 @@ export const webauthnLoginStrategy: LoginStrategy = {
     return identity ? offerSecurityKeys(ctx, flow, identity) : undefined;
   },
   async submit(step) {
+    const { ctx, flow } = step;
     const identity = sessionIdentityOf(step);
-    // Kratos' strategy answers only browser flows; others find no strategy (4010002).
-    if (step.flow.type !== "browser") throw ValidationError.of("", uiText(4010002));
+    // Kratos' strategy answers only browser flows, and passwordless keys only at aal1; others find
+    // no strategy (4010002).
+    if (flow.type !== "browser" || ctx.config.webauthn.passwordless) {
+      throw ValidationError.of("", uiText(4010002));
+    }
     try {
-      await runMethodStep(step, form, (values) => verifyAssertion(step, identity, values));
+      await runMethodStep(step, form, async (values) => {
+        ensureSecondFactorAllowed(ctx, identity.id);
+        try {
+          const answer = stringValue(values.webauthn_login) ?? "";
+          await verifyKeyAssertion(ctx, flow, identity, secondFactorKeysOf(identity), answer);
+        } catch (error) {
+          if (error instanceof WebAuthnRefused) recordWrongSecondFactor(ctx, identity.id);
+          throw error;
+        }
+        recordSecondFactorPassed(ctx, identity.id);
+      });
     } catch (error) {
       if (error instanceof ValidationError) {
-        removeNodes(step.flow.ui, ["webauthn_login_trigger"]);
-        await offerSecurityKeys(step.ctx, step.flow, identity);
+        removeNodes(flow.ui, ["webauthn_login_trigger"]);
+        await offerSecurityKeys(ctx, flow, identity);
       }
       throw error;
     }

@@ -2,7 +2,7 @@ import type {
   PublicKeyCredentialCreationOptionsJSON,
   PublicKeyCredentialRequestOptionsJSON,
 } from "@simplewebauthn/server";
-import { uiText } from "../../text/messages.ts";
+import { uiText, type UiText } from "../../text/messages.ts";
 import { inputNode, type InputNode } from "../../ui/nodes.ts";
 import { recordHexId, type WebAuthnCredentialRecord } from "../webauthn-base/credential-records.ts";
 
@@ -18,9 +18,13 @@ function wrapped(
   return JSON.stringify({ publicKey: options });
 }
 
-/** Second-factor login: "Sign in with a hardware key" (1010008), carrying the request options. */
+/**
+ * Login: the trigger carrying the request options, labelled "Sign in with a hardware key" (1010008;
+ * 1010011 for the passwordless step after the identifier).
+ */
 export function webauthnLoginTriggerNode(
   options: PublicKeyCredentialRequestOptionsJSON,
+  label: UiText = uiText(1010008),
 ): InputNode {
   const value = wrapped(options);
   return inputNode({
@@ -30,7 +34,7 @@ export function webauthnLoginTriggerNode(
     value,
     onclick: `window.oryWebAuthnLogin(${value})`,
     onclickTrigger: "oryWebAuthnLogin",
-    label: uiText(1010008),
+    label,
   });
 }
 
