@@ -5,8 +5,7 @@ import { passkeyCount } from "../methods/passkey/passkey-credentials.ts";
 import { withoutSecurityKeys } from "../methods/webauthn/admin-removal.ts";
 
 // First factors Kratos counts before it lets an administrator remove one (identity/handler.go
-// deleteIdentityCredentials). This server signs in with passwords only, so a password is always
-// the last first factor.
+// deleteIdentityCredentials), besides passkeys (each passkey counts, as in Kratos).
 const firstFactorTypes = ["password", "oidc", "saml"];
 
 function countsAsFirstFactor(identity: Identity, type: string): boolean {
@@ -19,8 +18,9 @@ function countsAsFirstFactor(identity: Identity, type: string): boolean {
 /**
  * DELETE /admin/identities/{id}/credentials/{type}: the identity without that credential, or the
  * error Kratos answers. Second factors (totp, lookup_secret, webauthn's security keys) go; a first
- * factor (password, oidc, saml) only when another one remains; other types (code, passkey) cannot
- * be deleted here. `identifier` selects one social sign-in of oidc/saml, which this server never has.
+ * factor (password, oidc, saml, every passkey) only when another one remains; other types (code)
+ * cannot be deleted here. `identifier` selects one social sign-in of oidc/saml, which this server
+ * never has.
  */
 export function withoutCredential(identity: Identity, type: string): Identity {
   const credential = identity.credentials.find((c) => c.type === type);
