@@ -66,6 +66,7 @@ describe("the login strategy registry", () => {
       ["code", "aal2", "code"],
       ["passkey", "aal1", "passkey"],
       ["totp", "aal2", "totp"],
+      ["webauthn", "aal1", "webauthn"],
       ["webauthn", "aal2", "webauthn"],
       ["lookup_secret", "aal2", "lookup_secret"],
     ]);

@@ -5,6 +5,7 @@ import { passkeyLoginStrategy } from "./passkey/passkey-login.ts";
 import { passwordLoginStrategy } from "./password/login.ts";
 import { totpLoginStrategy } from "./totp/totp-login.ts";
 import { webauthnLoginStrategy } from "./webauthn/webauthn-login.ts";
+import { webauthnPasswordlessLoginStrategy } from "./webauthn/passwordless-login.ts";
 
 /**
  * Every login strategy, in the order Kratos asks them: a submission goes to the first one
@@ -17,6 +18,7 @@ export function loginStrategies(): readonly LoginStrategy[] {
     codeLoginStrategy,
     passkeyLoginStrategy,
     totpLoginStrategy,
+    webauthnPasswordlessLoginStrategy,
     webauthnLoginStrategy,
     lookupLoginStrategy,
   ];

@@ -3,6 +3,8 @@ import type { ServerContext } from "../../context.ts";
 import { badRequest } from "../../http/errors.ts";
 import type { Identity } from "../../identity/identity.ts";
 import { availableAal } from "../../identity/second-factors.ts";
+import { addAuthenticationMethod } from "../../session/session-manager.ts";
+import { saveSession } from "../../store/sessions.ts";
 import type { Flow } from "../../selfservice/flow.ts";
 import { methodFields } from "../../selfservice/method-fields.ts";
 import { uiText } from "../../text/messages.ts";
@@ -82,8 +84,17 @@ async function populateWebauthnSettings(
 ): Promise<void> {
   if (flow.type !== "browser") return;
   upsertNode(flow.ui, csrfNode(csrfToken));
-  for (const record of webAuthnRecordsOf(identity, "webauthn")) {
-    flow.ui.nodes.push(webauthnRemoveNode(record));
+  const records = webAuthnRecordsOf(identity, "webauthn");
+  for (const record of records) {
+    const node = webauthnRemoveNode(record);
+    // Kratos disables the button of a passwordless key the identity could not sign in without.
+    const rest = records.filter((other) => other !== record);
+    const identifiers = webauthnCredentialOf(identity)?.identifiers ?? [];
+    node.attributes.disabled =
+      record.is_passwordless &&
+      availableAal(withKeys(identity, rest, identifiers, ctx.now()), ctx.config.secondFactor) ===
+        "aal0";
+    flow.ui.nodes.push(node);
   }
   await offerRegistration(ctx, flow, identity);
 }
@@ -138,8 +149,9 @@ async function addKey(step: SettingsStep, answer: string, displayName: string) {
   const now = ctx.now();
   const ceremony = await consumeCeremony(ctx.db, flow, key);
   const response = parseRegistrationResponse(answer);
+  const passwordless = ctx.config.webauthn.passwordless;
   const { record } = await verifyRegistration(ctx.config.webauthn, response, ceremony.challenge, {
-    passwordless: false,
+    passwordless,
     now,
   });
   const records = webAuthnRecordsOf(identity, "webauthn");
@@ -161,7 +173,10 @@ async function addKey(step: SettingsStep, answer: string, displayName: string) {
     now,
   );
   return save(updated, async (db) => {
-    await recordSecondFactorProof(db, session, "webauthn", now);
+    if (!passwordless) return recordSecondFactorProof(db, session, "webauthn", now);
+    // A passwordless key is a first factor: Kratos records it at aal1.
+    addAuthenticationMethod(session, { method: "webauthn", aal: "aal1" }, now);
+    await saveSession(db, session, undefined);
   });
 }
 
