@@ -18,11 +18,15 @@ function countsAsFirstFactor(identity: Identity, type: string): boolean {
 /**
  * DELETE /admin/identities/{id}/credentials/{type}: the identity without that credential, or the
  * error Kratos answers. Second factors (totp, lookup_secret, webauthn's security keys) go; a first
- * factor (password, oidc, saml, every passkey) only when another one remains; other types (code)
- * cannot be deleted here. `identifier` selects one social sign-in of oidc/saml, which this server
+ * factor (password, oidc, saml, every passkey) only when another one remains; other types (code,
+ * and passkey in strict mode) cannot be deleted here. `identifier` selects one social sign-in of oidc/saml, which this server
  * never has.
  */
-export function withoutCredential(identity: Identity, type: string): Identity {
+export function withoutCredential(
+  identity: Identity,
+  type: string,
+  oryExtensions: boolean,
+): Identity {
   const credential = identity.credentials.find((c) => c.type === type);
   if (!credential) {
     throw new HerodotError(404, {
@@ -33,7 +37,8 @@ export function withoutCredential(identity: Identity, type: string): Identity {
   if (type === "totp" || type === "lookup_secret") return { ...identity, credentials: remaining };
   if (type === "webauthn") return withoutSecurityKeys(identity);
   const otherFirstFactors = firstFactorTypes.filter((t) => countsAsFirstFactor(identity, t)).length;
-  if (type === "passkey") return withoutPasskeys(identity, otherFirstFactors);
+  // Deleting passkeys is ours; strict mode answers as Kratos (below: cannot be deleted).
+  if (type === "passkey" && oryExtensions) return withoutPasskeys(identity, otherFirstFactors);
   if (firstFactorTypes.includes(type)) {
     // Each passkey is a first factor too (Kratos' passkey CountActiveFirstFactorCredentials).
     const firstFactors = otherFirstFactors + passkeyCount(identity);

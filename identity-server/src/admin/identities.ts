@@ -162,7 +162,10 @@ export function registerIdentityRoutes(app: FastifyInstance, ctx: ServerContext)
     answeringErrors(async (request, reply) => {
       const original = await identityOf(ctx, request);
       const { type } = request.params as { type: string };
-      const updated = { ...withoutCredential(original, type), updatedAt: ctx.now() };
+      const updated = {
+        ...withoutCredential(original, type, ctx.config.oryExtensions),
+        updatedAt: ctx.now(),
+      };
       await saveUpdatedIdentity(ctx, original, updated);
       return reply.code(204).send();
     }),

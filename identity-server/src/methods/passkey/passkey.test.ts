@@ -634,4 +634,152 @@ describe("passkeys in settings and the admin API", () => {
     expect((await adminIdentity(id)).credentials.passkey).toBeUndefined();
     refusedWith((await signIn(authenticator)).answer, 4000015);
   });
+
+  it("answers as Kratos in strict mode: passkeys cannot be deleted by an administrator", async () => {
+    const strict = await startTestServer({ IDENTITY_ORY_EXTENSIONS: "false" });
+    try {
+      const flow = (
+        await call(`${strict.publicUrl}/self-service/registration/api`, { headers: json })
+      ).body as Flow;
+      const createData = JSON.parse(nodeValue(flow, "passkey_create_data")) as {
+        credentialOptions: never;
+      };
+      const registered = await call(
+        `${strict.publicUrl}/self-service/registration?flow=${flow.id}`,
+        {
+          method: "POST",
+          headers: json,
+          body: JSON.stringify({
+            method: "passkey",
+            traits: { email: "strict-passkey@example.org" },
+            passkey_register: JSON.stringify(
+              new SoftwareAuthenticator(origin).register(createData.credentialOptions),
+            ),
+          }),
+        },
+      );
+      expect(registered.status, registered.text).toBe(200);
+      const id = (registered.body as { identity: { id: string } }).identity.id;
+      const refused = await call(`${strict.adminUrl}/admin/identities/${id}/credentials/passkey`, {
+        method: "DELETE",
+      });
+      expect(refused.status).toBe(400);
+      expect(refused.body).toMatchObject({
+        error: { reason: "Credentials type passkey cannot be deleted." },
+      });
+    } finally {
+      await strict.stop();
+    }
+  });
+});
+
+describe("passkey re-authentication and browser settings", () => {
+  it("re-authenticates a browser session with its own passkey only (refresh), then adds one by form post", async () => {
+    const mine = new SoftwareAuthenticator(origin);
+    const jar = new CookieJar();
+    // Sign up in the browser, so the jar holds the session.
+    const created = await call(`${ts.publicUrl}/self-service/registration/browser`, { jar });
+    const regId = new URL(created.headers.get("location") ?? "").searchParams.get("flow");
+    const registration = await getJson<Flow>(
+      `${ts.publicUrl}/self-service/registration/flows?id=${regId}`,
+      jar,
+    );
+    const createData = JSON.parse(nodeValue(registration, "passkey_create_data")) as {
+      credentialOptions: never;
+    };
+    const signedUp = await call(
+      `${ts.publicUrl}/self-service/registration?flow=${registration.id}`,
+      {
+        method: "POST",
+        jar,
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({
+          csrf_token: csrfTokenOf(registration),
+          "traits.email": "refresh-passkey@example.org",
+          passkey_register: JSON.stringify(mine.register(createData.credentialOptions)),
+        }).toString(),
+      },
+    );
+    expect(signedUp.status, signedUp.text).toBe(303);
+
+    const refreshFlow = async () => {
+      const started = await call(`${ts.publicUrl}/self-service/login/browser?refresh=true`, {
+        jar,
+      });
+      const flowId = new URL(started.headers.get("location") ?? "").searchParams.get("flow");
+      return getJson<Flow>(`${ts.publicUrl}/self-service/login/flows?id=${flowId}`, jar);
+    };
+    let flow = await refreshFlow();
+    const options = JSON.parse(nodeValue(flow, "passkey_challenge")) as {
+      publicKey: { allowCredentials: { id: string }[] };
+    };
+    // Only this identity's passkey is asked for, and no autofill is started.
+    expect(options.publicKey.allowCredentials.map((c) => c.id)).toEqual([
+      Buffer.from(mine.credentials[0]?.id ?? []).toString("base64url"),
+    ]);
+    expect(inputAttributes(flow, "passkey_login")?.onloadTrigger).toBeUndefined();
+    const post = (target: Flow, assertion: unknown) =>
+      call(`${ts.publicUrl}/self-service/login?flow=${target.id}`, {
+        method: "POST",
+        jar,
+        headers: json,
+        body: JSON.stringify({
+          csrf_token: csrfTokenOf(target),
+          method: "passkey",
+          passkey_login: JSON.stringify(assertion),
+        }),
+      });
+    // Someone else's passkey cannot refresh this session.
+    const other = new SoftwareAuthenticator(origin);
+    await signUp(other, "refresh-other@example.org");
+    refusedWith(
+      await post(
+        flow,
+        other.authenticate({ publicKey: { ...options.publicKey, allowCredentials: [] } } as never),
+      ),
+      4000015,
+    );
+    flow = await refreshFlow();
+    const renewed = JSON.parse(nodeValue(flow, "passkey_challenge")) as never;
+    const refreshed = await post(flow, mine.authenticate(renewed));
+    expect(refreshed.status, refreshed.text).toBe(200);
+
+    // Settings by form post: a second passkey, then the browser is sent back to the form.
+    const startedSettings = await call(`${ts.publicUrl}/self-service/settings/browser`, { jar });
+    const settingsId = new URL(startedSettings.headers.get("location") ?? "").searchParams.get(
+      "flow",
+    );
+    const settings = await getJson<Flow>(
+      `${ts.publicUrl}/self-service/settings/flows?id=${settingsId}`,
+      jar,
+    );
+    expect(inputAttributes(settings, "passkey_register_trigger")?.onclick).toBe(
+      "window.oryPasskeySettingsRegistration()",
+    );
+    const settingsOptions = JSON.parse(nodeValue(settings, "passkey_create_data")) as never;
+    const added = await call(`${ts.publicUrl}/self-service/settings?flow=${settings.id}`, {
+      method: "POST",
+      jar,
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({
+        csrf_token: csrfTokenOf(settings),
+        method: "passkey",
+        passkey_settings_register: JSON.stringify(
+          new SoftwareAuthenticator(origin).register(settingsOptions),
+        ),
+      }).toString(),
+    });
+    expect(added.status, added.text).toBe(303);
+    expect(added.headers.get("location")).toBe(
+      `http://localhost:3000/settings?flow=${settings.id}`,
+    );
+    const shown = await getJson<Flow & { state: string }>(
+      `${ts.publicUrl}/self-service/settings/flows?id=${settings.id}`,
+      jar,
+    );
+    expect(shown.state).toBe("success");
+    expect(
+      shown.ui.nodes.filter((n) => (n.attributes as { name?: string }).name === "passkey_remove"),
+    ).toHaveLength(2);
+  });
 });
