@@ -13,6 +13,7 @@ const portalIsolated = [
   "**/*.oauth2-service.test.ts",
   "app/routes/logout.test.ts",
   "app/ui/phone/phone-widget.test.tsx",
+  "app/flows/webauthn/lazy-loading.test.tsx",
 ];
 
 // The identity server's tests likewise: they start their servers in-process from config objects,

@@ -11,6 +11,9 @@ import { rateLimitedValues } from "./rate-limit-answer.ts";
 import type { NodeRenderOptions } from "./node-render-options.ts";
 import { useBusyForm } from "./use-busy-form.ts";
 import { useOwnAnswer } from "./use-own-answer.ts";
+import { useWebAuthn } from "./webauthn/use-webauthn.ts";
+import { Alert } from "../ui/alert.tsx";
+import { useTranslator } from "../i18n/translator-context.tsx";
 
 /**
  * A flow's nodes as a real form that posts to the route's own action (the URL keeps ?flow=).
@@ -50,7 +53,9 @@ export function FlowForm({
     if (answer.key === 0 || !ownRef.current) return;
     focusAfterAnswer(ownRef.current, summaryRef.current);
   }, [answer.key]);
-  const nodeOptions = { ...options, submitting, renderKey };
+  const webauthn = useWebAuthn(ownRef, nodes);
+  const { t } = useTranslator();
+  const nodeOptions = { ...options, submitting, renderKey, runTrigger: webauthn.run };
   // A rate-limited submission left the flow as it was: without JavaScript the page comes back
   // from the server, so what was typed is put back into the fields (never passwords).
   const typed = rateLimitedValues(useActionData());
@@ -59,6 +64,11 @@ export function FlowForm({
   return (
     <>
       {showErrorSummary && <ErrorSummary nodes={shown} options={options} ref={summaryRef} />}
+      {webauthn.failure && (
+        <Alert status="error">
+          <p>{t(webauthn.failure)}</p>
+        </Alert>
+      )}
       <Form
         // A new flow (new CSRF token, new fields) must not inherit the old one's DOM state.
         key={flowId}

@@ -4,11 +4,13 @@ import { Spinner } from "../ui/spinner.tsx";
 import { labelText, valueAsString } from "./node-field.tsx";
 import type { InputAttributes, NodeWith } from "./node-guards.ts";
 import type { NodeRenderOptions } from "./node-render-options.ts";
+import { TriggerButton } from "./webauthn/trigger-button.tsx";
+import { triggerOf } from "./webauthn/triggers.ts";
 
 /**
  * Submit nodes become real submit buttons: the browser (or React Router's <Form>) sends the
  * clicked one's name=value, which is how the identity service learns the chosen method.
- * Buttons with script triggers (WebAuthn) are rendered but the portal never evaluates scripts.
+ * Buttons with a WebAuthn trigger run the portal's own function for it (webauthn/).
  */
 export function NodeButton(props: { node: NodeWith<InputAttributes>; options: NodeRenderOptions }) {
   const translator = useTranslator();
@@ -18,6 +20,13 @@ export function NodeButton(props: { node: NodeWith<InputAttributes>; options: No
   const secondary = props.options.secondaryButtons?.includes(attributes.name) === true;
   const destructive = props.options.destructiveButtons?.includes(attributes.name) === true;
   const look = destructive ? destructiveButton : secondary ? secondaryButton : primaryButton;
+  const trigger = triggerOf(props.node, "click");
+  if (trigger) {
+    const run = props.options.runTrigger;
+    return (
+      <TriggerButton node={props.node} trigger={trigger} run={run} className={`mt-2 ${look}`} />
+    );
+  }
   return (
     <button
       type={submit ? "submit" : "button"}

@@ -34,6 +34,8 @@ export interface NodeRenderOptions {
   secondaryButtons?: readonly string[];
   /** Submit buttons (by name) that take something away (unlink, disable): the red outline. */
   destructiveButtons?: readonly string[];
+  /** Runs a WebAuthn trigger button's ceremony (FlowForm's, see webauthn/use-webauthn.ts). */
+  runTrigger?: (trigger: string) => void;
   /** Inputs a screen renders its own way, by name (e.g. a phone number with a country picker). */
   renderInput?: Readonly<
     Record<string, (node: NodeWith<InputAttributes>, state: FieldState | undefined) => ReactNode>

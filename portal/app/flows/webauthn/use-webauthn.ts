@@ -1,0 +1,46 @@
+import type { UiNode } from "@portal/client";
+import { useEffect, useState } from "react";
+import type { RefObject } from "react";
+import type { CeremonyFailure } from "./ceremonies.ts";
+import { hasTriggers, triggerOf } from "./triggers.ts";
+
+type Ceremonies = typeof import("./ceremonies.ts");
+
+let loading: Promise<Ceremonies> | undefined;
+
+/** The WebAuthn module (and @simplewebauthn/browser): its own chunk, read once when needed. */
+function ceremonies(): Promise<Ceremonies> {
+  loading ??= import("./ceremonies.ts");
+  return loading;
+}
+
+/**
+ * A form's WebAuthn triggers. Only a form whose nodes carry them loads the module, as soon as it
+ * shows (so a click runs without waiting for the network, and the passkey autofill starts);
+ * other forms never load it. `run` is what a trigger button calls; `failure` is the message to
+ * show after a cancelled or failed ceremony.
+ */
+export function useWebAuthn(form: RefObject<HTMLFormElement | null>, nodes: readonly UiNode[]) {
+  const [failure, setFailure] = useState<CeremonyFailure>();
+  const needed = hasTriggers(nodes);
+  const onLoad = nodes.map((node) => triggerOf(node, "load")).find(Boolean);
+
+  const start = (trigger: string) =>
+    ceremonies().then((module) => form.current && module.runTrigger(trigger, form.current));
+
+  useEffect(() => {
+    if (needed) void ceremonies();
+    if (onLoad) void start(onLoad);
+    // The form (one flow) is what the effect belongs to; its ref is read when it runs.
+  }, [needed, onLoad]);
+
+  const run = (trigger: string) => {
+    setFailure(undefined);
+    void start(trigger).then((outcome) => {
+      setFailure(outcome ?? undefined);
+      // The button replaced the autofill's pending request: offer the autofill again.
+      if (outcome && onLoad) void start(onLoad);
+    });
+  };
+  return { run, failure };
+}
