@@ -67,3 +67,9 @@ export function stubWebAuthn(options: { autofill?: boolean } = {}) {
     },
   };
 }
+
+/** A posted field that holds JSON (the browser's answer), parsed. */
+export function jsonField(form: FormData, name: string): unknown {
+  const value = form.get(name);
+  return typeof value === "string" ? JSON.parse(value) : undefined;
+}

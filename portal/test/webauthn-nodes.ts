@@ -87,16 +87,14 @@ export function passkeyLoginNodes(options: unknown = requestOptions): UiNode[] {
   ];
 }
 
-/** Sign-up, the step after the profile: traits kept hidden, the passkey offered. */
-export function passkeyRegistrationNodes(): UiNode[] {
+/** Kratos' passkey sign-up nodes, to add to a sign-up form (display name from the e-mail). */
+export function passkeySignUpNodes(): UiNode[] {
   const createData = {
     credentialOptions: { publicKey: creationOptions("") },
     displayNameFieldName: "traits.email",
     displayNameFieldNames: ["traits.email"],
   };
   return [
-    csrf,
-    node("default", { name: "traits.email", type: "hidden", value: "ada@example.org" }),
     node(
       "passkey",
       {
@@ -113,6 +111,15 @@ export function passkeyRegistrationNodes(): UiNode[] {
       type: "hidden",
       value: JSON.stringify(createData),
     }),
+  ];
+}
+
+/** Sign-up, the step after the profile: traits kept hidden, the passkey offered. */
+export function passkeyRegistrationNodes(): UiNode[] {
+  return [
+    csrf,
+    node("default", { name: "traits.email", type: "hidden", value: "ada@example.org" }),
+    ...passkeySignUpNodes(),
   ];
 }
 

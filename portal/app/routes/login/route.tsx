@@ -1,3 +1,4 @@
+import type { UiNode } from "@portal/client";
 import { lazy, useEffect, useRef, useState } from "react";
 import type { ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/route";
@@ -66,6 +67,18 @@ export function shouldRevalidate(args: ShouldRevalidateFunctionArgs) {
 
 const rememberMeName = "remember_me";
 
+/**
+ * "Sign in with passkey" beside the password form, not inside it: the passkey's nodes come after
+ * the password's button, and its own button is the outlined one (the page has one main action).
+ */
+function passkeyLast(nodes: readonly UiNode[]): UiNode[] {
+  return [
+    ...nodes.filter((node) => node.group !== "passkey"),
+    ...nodes.filter((node) => node.group === "passkey"),
+  ];
+}
+const loginOptions = { secondaryButtons: ["passkey_login_trigger"] };
+
 export default function Login({ loaderData, actionData }: Route.ComponentProps) {
   const { t, locale } = useTranslator();
   const formRef = useRef<HTMLFormElement>(null);
@@ -129,7 +142,8 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
       ) : (
         <FlowForm
           flowId={flow.id}
-          nodes={flow.ui.nodes}
+          nodes={passkeyLast(flow.ui.nodes)}
+          options={loginOptions}
           formRef={formRef}
           showErrorSummary={actionData !== undefined}
           beforeSubmit={

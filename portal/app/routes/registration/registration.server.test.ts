@@ -156,6 +156,58 @@ describe("the registration action, submitting", () => {
     expect(response.headers.getSetCookie()).toEqual(["ory_kratos_session=s; Path=/; HttpOnly"]);
   });
 
+  it("signs up with a passkey: no password checked or sent, the attestation passed on", async () => {
+    const { calls } = stubIdentity({
+      "POST /self-service/registration": {
+        status: 200,
+        body: {
+          identity: { id: "i1" },
+          continue_with: [
+            { action: "redirect_browser_to", redirect_browser_to: "http://localhost:3000/" },
+          ],
+        },
+        setCookies: ["ory_kratos_session=s; Path=/; HttpOnly"],
+      },
+    });
+    const attestation = '{"id":"bmV3","response":{"attestationObject":"YQ"}}';
+
+    const response = await submitRegistration(
+      postForm("/en/registration?flow=f1", {
+        csrf_token: "token",
+        "traits.email": " Jane.Doe@Example.gov ",
+        confirm_email: "jane.doe@example.gov",
+        password: "",
+        confirm_password: "",
+        passkey_register: attestation,
+        method: "passkey",
+      }),
+    );
+
+    expect(calls[0]?.body).toEqual({
+      method: "passkey",
+      traits: { email: "jane.doe@example.gov" },
+      passkey_register: attestation,
+      csrf_token: "token",
+    });
+    expect(response).toBeInstanceOf(Response);
+  });
+
+  it("still checks the e-mail address of a passkey sign-up", async () => {
+    const { calls } = stubIdentity({});
+    const result = await submitRegistration(
+      postForm("/en/registration?flow=f1", {
+        csrf_token: "token",
+        "traits.email": "jane@",
+        confirm_email: "jane@",
+        passkey_register: "{}",
+        method: "passkey",
+      }),
+    );
+    expect(calls).toHaveLength(0);
+    if (result instanceof Response || !("fieldErrors" in result.data)) throw new Error("no errors");
+    expect(result.data.fieldErrors).toEqual({ "traits.email": [messages.invalidEmail] });
+  });
+
   it("goes to verification first when continue_with asks for it", async () => {
     stubIdentity({
       "POST /self-service/registration": {

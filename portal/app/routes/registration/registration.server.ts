@@ -51,7 +51,8 @@ export async function submitRegistration(args: FlowArgs) {
     [fieldNames.confirmEmail]: input.confirmEmail.trim().toLowerCase(),
   };
 
-  const fieldErrors = validateRegistration(input);
+  const method = form.get("method");
+  const fieldErrors = validateRegistration(input, method);
   if (Object.keys(fieldErrors).length > 0) {
     return data({ fieldErrors, values }, { status: 400 });
   }
@@ -82,17 +83,27 @@ export async function submitRegistration(args: FlowArgs) {
 }
 
 /**
- * The password method's body in the SDK's shape: traits nested, the e-mail trimmed and
- * lowercased as the user saw it, the password the portal checked, and nothing of the portal's
- * own fields.
+ * The password or passkey method's body in the SDK's shape: traits nested, the e-mail trimmed
+ * and lowercased as the user saw it, the password the portal checked (or the passkey's
+ * attestation), and nothing of the portal's own fields.
  */
 function toRegistrationBody(
   fields: Record<string, unknown>,
   checked: { email: string; password: string },
 ): UpdateRegistrationFlowBody | undefined {
   const { email, password } = checked;
-  if (stringField(fields, "method") !== "password") return undefined;
+  const method = stringField(fields, "method");
   const traits = isRecord(fields.traits) ? { ...fields.traits, email } : { email };
+  if (method === "passkey") {
+    // The browser's attestation, which the portal's WebAuthn module put into the form.
+    return {
+      method,
+      traits,
+      passkey_register: stringField(fields, "passkey_register"),
+      csrf_token: stringField(fields, "csrf_token"),
+    };
+  }
+  if (method !== "password") return undefined;
   return {
     method: "password",
     password,

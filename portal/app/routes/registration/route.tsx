@@ -124,7 +124,10 @@ export default function Registration({ loaderData, actionData }: Route.Component
   };
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    const errors = validateRegistration(currentInput());
+    // The clicked button's method: a passkey sign-up has no password to check.
+    const submitter = (event.nativeEvent as SubmitEvent).submitter;
+    const method = submitter instanceof HTMLButtonElement ? submitter.value : undefined;
+    const errors = validateRegistration(currentInput(), method);
     if (Object.keys(errors).length === 0) return;
     event.preventDefault();
     live.set(errors, { submit: true });

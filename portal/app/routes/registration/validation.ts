@@ -39,9 +39,17 @@ export function validateField(field: RegistrationField, input: RegistrationInput
   }
 }
 
-export function validateRegistration(input: RegistrationInput): RegistrationErrors {
+/** Fields a passkey sign-up checks: it has no password. */
+const passkeyFields: readonly RegistrationField[] = [fieldNames.email, fieldNames.confirmEmail];
+
+/** Every field's messages; a passkey sign-up (`method=passkey`) has no password to check. */
+export function validateRegistration(
+  input: RegistrationInput,
+  method: unknown = "password",
+): RegistrationErrors {
   const errors: RegistrationErrors = {};
-  for (const field of Object.values(fieldNames)) {
+  const fields = method === "passkey" ? passkeyFields : Object.values(fieldNames);
+  for (const field of fields) {
     const fieldErrors = validateField(field, input);
     if (fieldErrors.length > 0) errors[field] = fieldErrors;
   }
