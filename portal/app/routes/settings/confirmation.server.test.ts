@@ -60,6 +60,8 @@ describe("destructive settings actions ask first", () => {
     ],
     [{ lookup_secret_disable: "true" }, "lookup_secret_disable", "settings-backup-codes"],
     [{ intent: "revoke-other-sessions" }, "revoke_others", "settings-sessions"],
+    [{ passkey_remove: "6b6579" }, "passkey_remove&confirm_value=6b6579", "settings-passkeys"],
+    [{ webauthn_remove: "a1b2" }, "webauthn_remove&confirm_value=a1b2", "settings-security-keys"],
     // Other spellings of "true" the identity service accepts (found by an independent attack).
     [{ totp_unlink: "T" }, "totp_unlink", "settings-totp"],
     [{ lookup_secret_disable: "1" }, "lookup_secret_disable", "settings-backup-codes"],
@@ -94,6 +96,16 @@ describe("destructive settings actions ask first", () => {
     await submitSettings(post({ totp_unlink: "true", confirm_action: "totp_unlink" }));
 
     expect(calls.map((call) => call.body)).toEqual([{ totp_unlink: "true", csrf_token: csrf }]);
+  });
+
+  it("a confirmed passkey removal sends Kratos' passkey_remove with the credential's id", async () => {
+    const { calls } = stubIdentity({ "POST /self-service/settings": { status: 200, body: setup } });
+
+    await submitSettings(post({ passkey_remove: "6b6579", confirm_action: "passkey_remove" }));
+
+    expect(calls.map((call) => call.body)).toEqual([
+      { passkey_remove: "6b6579", csrf_token: csrf },
+    ]);
   });
 
   it("generating replaces stored backup codes only after confirmation", async () => {

@@ -15,6 +15,8 @@ const confirmActions = [
   "lookup_secret_disable",
   "lookup_secret_regenerate",
   "revoke_others",
+  "passkey_remove",
+  "webauthn_remove",
 ] as const;
 export type ConfirmAction = (typeof confirmActions)[number];
 
@@ -33,7 +35,16 @@ export const confirmCard: Record<ConfirmAction, string> = {
   lookup_secret_disable: "settings-backup-codes",
   lookup_secret_regenerate: "settings-backup-codes",
   revoke_others: "settings-sessions",
+  passkey_remove: "settings-passkeys",
+  webauthn_remove: "settings-security-keys",
 };
+
+/** Actions with a choice among several buttons: the posted value says which one. */
+const withValue: readonly ConfirmAction[] = [
+  "code_mfa_disable",
+  "passkey_remove",
+  "webauthn_remove",
+];
 
 export function parseConfirmAction(value: unknown): ConfirmAction | undefined {
   return confirmActions.find((action) => action === value);
@@ -49,15 +60,18 @@ export function requestedAction(fields: Record<string, unknown>): ConfirmAction 
   if (stringField(fields, "lookup_secret_disable") === "true") return "lookup_secret_disable";
   if (stringField(fields, "lookup_secret_regenerate") === "true") return "lookup_secret_regenerate";
   if (stringField(fields, intentField) === sessionIntents.revokeOthers) return "revoke_others";
+  // One button per passkey or security key, its value the credential's id.
+  if (stringField(fields, "passkey_remove")) return "passkey_remove";
+  if (stringField(fields, "webauthn_remove")) return "webauthn_remove";
   return undefined;
 }
 
-/** The posted value that says which one, for the action with a choice among several buttons. */
+/** The posted value that says which one, for the actions with a choice among several buttons. */
 export function requestedValue(
   fields: Record<string, unknown>,
   action: ConfirmAction,
 ): string | undefined {
-  return action === "code_mfa_disable" ? stringField(fields, "code_mfa_disable") : undefined;
+  return withValue.includes(action) ? stringField(fields, action) : undefined;
 }
 
 /** The settings page's query with the asking state for `action` set (or, undefined, removed). */

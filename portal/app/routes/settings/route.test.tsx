@@ -61,9 +61,11 @@ describe("the settings page", () => {
     expect(screen.getByRole("status")).toHaveTextContent("Your changes have been saved!");
     expect(screen.getByRole("region", { name: "Profile" })).toBeInTheDocument();
     expect(screen.getByRole("region", { name: "Change password" })).toBeInTheDocument();
-    // The flow also has oidc, webauthn and passkey nodes: no card renders those (yet).
+    // The flow also has oidc nodes: no card renders those (yet). Its webauthn and passkey nodes
+    // have their cards (cards/credentials-card.test.tsx).
     expect(screen.queryByRole("button", { name: "Link GitHub" })).toBeNull();
-    expect(screen.queryByRole("button", { name: "Add security key" })).toBeNull();
+    expect(screen.getByRole("region", { name: "Security keys" })).toBeInTheDocument();
+    expect(screen.getByRole("region", { name: "Passkeys" })).toBeInTheDocument();
   });
 
   it("leaves the profile card out when the flow has no profile nodes", async () => {

@@ -21,5 +21,7 @@ export function settingsGroup(fields: Record<string, unknown>): string {
   if (stringField(fields, "code_mfa_enable") || stringField(fields, "code_mfa_disable")) {
     return "code";
   }
+  if (stringField(fields, "passkey_remove")) return "passkey";
+  if (stringField(fields, "webauthn_remove")) return "webauthn";
   return method ?? "";
 }

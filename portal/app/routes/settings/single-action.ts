@@ -20,6 +20,8 @@ const actionFields = [
   "lookup_secret_reveal",
   "lookup_secret_confirm",
   "lookup_secret_disable",
+  "passkey_remove",
+  "webauthn_remove",
 ] as const;
 
 /** The buttons of which a post may carry one (the sessions card's intent among them). */

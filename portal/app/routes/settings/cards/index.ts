@@ -1,5 +1,6 @@
 import { BackupCodesCard } from "./backup-codes-card.tsx";
 import { CodeMfaCard } from "./code-mfa-card.tsx";
+import { PasskeysCard, SecurityKeysCard } from "./credentials-card.tsx";
 import { PasswordCard } from "./password-card.tsx";
 import { ProfileCard } from "./profile-card.tsx";
 import type { SettingsCardDefinition } from "./settings-card.ts";
@@ -25,6 +26,21 @@ export const settingsCards: readonly SettingsCardDefinition[] = [
     anchor: "settings-password",
     title: "settings.password.title",
     Component: PasswordCard,
+  },
+  {
+    id: "passkey",
+    group: "passkey",
+    anchor: "settings-passkeys",
+    title: "settings.passkey.title",
+    Component: PasskeysCard,
+  },
+  {
+    // Spec §4's second-factor order: the security key first.
+    id: "webauthn",
+    group: "webauthn",
+    anchor: "settings-security-keys",
+    title: "settings.webauthn.title",
+    Component: SecurityKeysCard,
   },
   {
     id: "totp",
