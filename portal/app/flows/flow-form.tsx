@@ -55,7 +55,11 @@ export function FlowForm({
   }, [answer.key]);
   const webauthn = useWebAuthn(ownRef, nodes);
   const { t } = useTranslator();
-  const nodeOptions = { ...options, submitting, renderKey, runTrigger: webauthn.run };
+  const runTrigger = (trigger: string) => {
+    // A credential made for a form the portal then refuses would be left on the authenticator.
+    if (options?.beforeTrigger?.(trigger) !== false) webauthn.run(trigger);
+  };
+  const nodeOptions = { ...options, submitting, renderKey, runTrigger };
   // A rate-limited submission left the flow as it was: without JavaScript the page comes back
   // from the server, so what was typed is put back into the fields (never passwords).
   const typed = rateLimitedValues(useActionData());

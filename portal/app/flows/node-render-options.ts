@@ -36,6 +36,8 @@ export interface NodeRenderOptions {
   destructiveButtons?: readonly string[];
   /** Runs a WebAuthn trigger button's ceremony (FlowForm's, see webauthn/use-webauthn.ts). */
   runTrigger?: (trigger: string) => void;
+  /** Checks the form before a WebAuthn ceremony starts; false stops it (e.g. a bad e-mail). */
+  beforeTrigger?: (trigger: string) => boolean;
   /** Inputs a screen renders its own way, by name (e.g. a phone number with a country picker). */
   renderInput?: Readonly<
     Record<string, (node: NodeWith<InputAttributes>, state: FieldState | undefined) => ReactNode>

@@ -52,4 +52,23 @@ describe("signing up with a passkey", () => {
     // The password form is still there for those who want one.
     expect(screen.getByRole("button", { name: "Sign up" })).toBeEnabled();
   });
+
+  it("checks the e-mail address before the browser makes a passkey", async () => {
+    renderRoute({
+      path: "/:lang/registration",
+      url: "/en/registration?flow=f1",
+      Component: Registration,
+      loader: () => ({ flow, notice: undefined, nodna: false }),
+      action: () => null,
+    });
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText("Email"), "ada@");
+
+    await user.click(screen.getByRole("button", { name: "Sign up with passkey" }));
+
+    const email = screen.getByLabelText("Email");
+    expect(email).toHaveAttribute("aria-invalid", "true");
+    expect(email).toHaveFocus();
+    expect(browser.create).not.toHaveBeenCalled();
+  });
 });

@@ -134,6 +134,15 @@ export default function Registration({ loaderData, actionData }: Route.Component
     focusFirstInvalid(event.currentTarget, Object.values(fieldNames), errors);
   };
 
+  /** A passkey sign-up checks the e-mail fields before the browser makes the passkey. */
+  const beforeTrigger = () => {
+    const errors = validateRegistration(currentInput(), "passkey");
+    if (Object.keys(errors).length === 0) return true;
+    live.set(errors, { submit: true });
+    if (formRef.current) focusFirstInvalid(formRef.current, Object.values(fieldNames), errors);
+    return false;
+  };
+
   return (
     <Card>
       <PageTitle title={t("registration.title")} />
@@ -153,7 +162,12 @@ export default function Registration({ loaderData, actionData }: Route.Component
         nodes={nodes}
         formRef={formRef}
         onSubmit={onSubmit}
-        options={{ fields, onFieldInput, onFieldBlur: (name) => check("blur", name) }}
+        options={{
+          fields,
+          onFieldInput,
+          onFieldBlur: (name) => check("blur", name),
+          beforeTrigger,
+        }}
         showErrorSummary={actionData !== undefined || live.submitted}
       />
       <p className="mt-6 text-sm">
