@@ -2,6 +2,7 @@ import { UiNodeFromJSON } from "@portal/client";
 import type { UiNode } from "@portal/client";
 import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import { useState } from "react";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { renderRoute } from "../../../test/route-stub.tsx";
 import {
@@ -95,6 +96,47 @@ describe("passkey sign-in", () => {
     expect(parsed(fields.passkey_login)).toMatchObject({ id: "Y3JlZA" });
     expect(browser.get.mock.calls[0]?.[0]?.mediation).toBe("conditional");
     expect(screen.getByLabelText("ID")).toHaveAttribute("autocomplete", "username webauthn");
+  });
+
+  it("starts the autofill again with the new challenge when the flow comes back with one", async () => {
+    browser.restore();
+    browser = stubWebAuthn({ autofill: true });
+    // Pending until replaced, as a browser's conditional request is.
+    browser.get.mockImplementation(
+      (request) =>
+        new Promise((_, reject) =>
+          request.signal?.addEventListener("abort", () =>
+            reject(new DOMException("replaced", "AbortError")),
+          ),
+        ),
+    );
+    const next = "bmV4dC1jaGFsbGVuZ2UtMDEyMzQ1Njc4OQ";
+    renderRoute({
+      path: "/:lang/login",
+      url: "/en/login?flow=f1",
+      Component: function Page() {
+        const [renewed, setRenewed] = useState(false);
+        const options = { publicKey: { challenge: renewed ? next : challenge } };
+        return (
+          <>
+            <FlowForm flowId="f1" nodes={passkeyLoginNodes(options)} />
+            <button type="button" onClick={() => setRenewed(true)}>
+              renew
+            </button>
+          </>
+        );
+      },
+      loader: () => null,
+    });
+    await waitFor(() => expect(browser.get).toHaveBeenCalledTimes(1));
+
+    await userEvent.click(screen.getByRole("button", { name: "renew" }));
+
+    await waitFor(() => expect(browser.get).toHaveBeenCalledTimes(2));
+    const renewed = browser.get.mock.calls[1]?.[0]?.publicKey?.challenge as ArrayBuffer;
+    expect(new TextDecoder().decode(renewed)).toBe("next-challenge-0123456789");
+    // Nothing is said about the replaced request.
+    expect(screen.queryByRole("alert")).toBeNull();
   });
 
   it("says so at the form when the person cancels, and the button stays usable", async () => {

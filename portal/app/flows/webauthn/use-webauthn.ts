@@ -2,6 +2,7 @@ import type { UiNode } from "@portal/client";
 import { useEffect, useState } from "react";
 import type { RefObject } from "react";
 import type { CeremonyFailure } from "./ceremonies.ts";
+import { isHiddenInputNode } from "../node-guards.ts";
 import { hasTriggers, triggerOf } from "./triggers.ts";
 
 type Ceremonies = typeof import("./ceremonies.ts");
@@ -24,6 +25,10 @@ export function useWebAuthn(form: RefObject<HTMLFormElement | null>, nodes: read
   const [failure, setFailure] = useState<CeremonyFailure>();
   const needed = hasTriggers(nodes);
   const onLoad = nodes.map((node) => triggerOf(node, "load")).find(Boolean);
+  // The autofill starts again when the flow's hidden values (its challenge) change.
+  const loadKey =
+    onLoad &&
+    nodes.map((node) => (isHiddenInputNode(node) ? String(node.attributes.value) : "")).join();
 
   const start = (trigger: string) =>
     ceremonies().then((module) => form.current && module.runTrigger(trigger, form.current));
@@ -31,8 +36,8 @@ export function useWebAuthn(form: RefObject<HTMLFormElement | null>, nodes: read
   useEffect(() => {
     if (needed) void ceremonies();
     if (onLoad) void start(onLoad);
-    // The form (one flow) is what the effect belongs to; its ref is read when it runs.
-  }, [needed, onLoad]);
+    // The form (one flow, one challenge) is what the effect belongs to; its ref is read when it runs.
+  }, [needed, loadKey]);
 
   const run = (trigger: string) => {
     setFailure(undefined);
