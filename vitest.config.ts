@@ -66,6 +66,7 @@ export default defineConfig({
       "demo-portal",
       "e2e",
       "scripts",
+      "bench",
     ],
   },
 });

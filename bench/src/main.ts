@@ -16,12 +16,13 @@ import {
   seedIdentities,
 } from "./identity-api.ts";
 import { runLighthouse } from "./lighthouse.ts";
+import { coreCount, describeLoad, judgeLoad, loadStatement, OwnLoad } from "./machine-load.ts";
 import { RssSampler, statusBytes } from "./memory.ts";
 import { mixedTraffic } from "./mixed-traffic.ts";
 import { urls } from "./ports.ts";
 import { portalFigures } from "./portal-figures.ts";
 import { rows } from "./rows.ts";
-import { machine, markdownTable, printTable, writeResults } from "./report.ts";
+import { judgeRatios, machine, markdownTable, printTable, writeResults } from "./report.ts";
 import { scaling } from "./scaling.ts";
 import { serverFigures } from "./server-figures.ts";
 import { startSystem } from "./system.ts";
@@ -39,6 +40,9 @@ const startedAt = performance.now();
 const step = (text: string) =>
   console.log(`[${((performance.now() - startedAt) / 1000).toFixed(0).padStart(3)} s] ${text}`);
 
+const ownLoad = new OwnLoad();
+const loadAtStart = ownLoad.reading();
+step(`load average at start (1 / 5 / 15 min): ${describeLoad(loadAtStart)}`);
 step("starting the system (scripts/start-all.ts)");
 const system = await startSystem();
 const sampler = new RssSampler({
@@ -100,32 +104,43 @@ try {
     identityServerVmHwmBytes: statusBytes(system.pids.identityServer, "VmHWM"),
   };
   sampler.stop();
+  // Before stopping: the servers' last minute of work is the bench's own share of the load.
+  const loadAtEnd = ownLoad.reading();
+  ownLoad.stop();
+  step(`load average at end (1 / 5 / 15 min): ${describeLoad(loadAtEnd)}`);
+  const load = judgeLoad(coreCount(), loadAtStart, loadAtEnd);
   step("stopping the system");
   await system.stop();
 
   const totalSeconds = (performance.now() - startedAt) / 1000;
   const figures = { screens, lighthouse, hash, server, mixed, scale, memory };
-  const table = rows(figures, budgetBytes);
+  const table = judgeRatios(rows(figures, budgetBytes), load.busy);
   console.log("");
   printTable(table);
   console.log(`\nWhole run: ${totalSeconds.toFixed(0)} s`);
+  console.log(
+    `Load average (1 / 5 / 15 min) at start ${describeLoad(load.start)}, at end ${describeLoad(load.end)}.`,
+  );
+  console.log(loadStatement(load));
 
   const results = {
     date: new Date().toISOString(),
     machine: machine(),
     durationSeconds: Math.round(totalSeconds),
     settings,
+    load,
     figures,
     table,
   };
   writeResults(fileURLToPath(new URL("../results.json", import.meta.url)), results);
   // Formatted as `npm run lint` expects it.
   const markdown = await format(
-    `# Benchmark results\n\n${results.date.slice(0, 10)}, ${results.machine.cpuModel} × ${results.machine.cores} cores, ${(results.machine.ramBytes / 2 ** 30).toFixed(0)} GiB RAM, Node ${results.machine.node}; whole run ${results.durationSeconds} s (\`npm run bench\`, see bench/README.md).\n\n${markdownTable(table)}\n`,
+    `# Benchmark results\n\n${results.date.slice(0, 10)}, ${results.machine.cpuModel} × ${results.machine.cores} cores, ${(results.machine.ramBytes / 2 ** 30).toFixed(0)} GiB RAM, Node ${results.machine.node}; whole run ${results.durationSeconds} s (\`npm run bench\`, see bench/README.md).\n\nLoad average (1 / 5 / 15 min) at start ${describeLoad(load.start)}, at end ${describeLoad(load.end)}. ${loadStatement(load)}\n\n${markdownTable(table)}\n`,
     { parser: "markdown" },
   );
   writeFileSync(fileURLToPath(new URL("../RESULTS.md", import.meta.url)), markdown);
 } catch (error) {
+  ownLoad.stop();
   sampler.stop();
   await system.stop();
   throw error;

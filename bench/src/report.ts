@@ -8,6 +8,10 @@ export interface Row {
   target: string;
   /** undefined: a figure without a target. */
   pass?: boolean;
+  /** A ratio of two figures measured side by side: judged only when the machine was quiet. */
+  ratio?: true;
+  /** Said in the result column instead of pass or fail (a ratio of a busy run). */
+  verdict?: string;
 }
 
 export const bytes = (n: number): string => `${Math.round(n).toLocaleString("en-US")} B`;
@@ -34,10 +38,39 @@ export function atLeast(
   return { figure, value: format(value), target: `≥ ${format(limit)}`, pass: value >= limit };
 }
 
+/** {@link atLeast} for a ratio (see {@link judgeRatios}). */
+export function atLeastRatio(
+  figure: string,
+  value: number,
+  limit: number,
+  format: (n: number) => string,
+): Row {
+  return { ...atLeast(figure, value, limit, format), ratio: true };
+}
+
+export const notMeasuredBusy = "not measured (busy)";
+
+/** On a busy machine (machine-load.ts) a ratio row says so instead of pass or fail. */
+export function judgeRatios(rows: Row[], busy: boolean): Row[] {
+  if (!busy) return rows;
+  return rows.map((row) =>
+    row.ratio && row.pass !== undefined
+      ? {
+          figure: row.figure,
+          value: row.value,
+          target: row.target,
+          ratio: true,
+          verdict: notMeasuredBusy,
+        }
+      : row,
+  );
+}
+
 export const info = (figure: string, value: string): Row => ({ figure, value, target: "—" });
 
 export function printTable(rows: Row[]): string {
-  const verdict = (row: Row) => (row.pass === undefined ? "" : row.pass ? "pass" : "FAIL");
+  const verdict = (row: Row) =>
+    row.verdict ?? (row.pass === undefined ? "" : row.pass ? "pass" : "FAIL");
   const widths = [
     Math.max(6, ...rows.map((r) => r.figure.length)),
     Math.max(5, ...rows.map((r) => r.value.length)),
@@ -59,7 +92,8 @@ export function printTable(rows: Row[]): string {
 
 /** The figures as a markdown table (bench/RESULTS.md). */
 export function markdownTable(rows: Row[]): string {
-  const verdict = (row: Row) => (row.pass === undefined ? "" : row.pass ? "pass" : "**fail**");
+  const verdict = (row: Row) =>
+    row.verdict ?? (row.pass === undefined ? "" : row.pass ? "pass" : "**fail**");
   return [
     "| figure | value | target | result |",
     "| --- | --- | --- | --- |",

@@ -3,7 +3,17 @@ import type { HashFigures } from "./argon2-limit.ts";
 import type { LighthouseFigures } from "./lighthouse.ts";
 import type { MixedFigures } from "./mixed-traffic.ts";
 import type { ScreenFigures } from "./portal-figures.ts";
-import { atLeast, atMost, bytes, info, mb, ms, perSecond, type Row } from "./report.ts";
+import {
+  atLeast,
+  atLeastRatio,
+  atMost,
+  bytes,
+  info,
+  mb,
+  ms,
+  perSecond,
+  type Row,
+} from "./report.ts";
 import type { ScalePoint } from "./scaling.ts";
 import type { ServerFigures } from "./server-figures.ts";
 
@@ -20,6 +30,7 @@ export interface Figures {
 const ratio = (n: number) => n.toFixed(2);
 const latency = (f: { p50: number; p99: number }) => `p50 ${ms(f.p50)}, p99 ${ms(f.p99)}`;
 const memoryLimit = 200e6;
+const lighthouseTarget = 95;
 
 export function rows(f: Figures, jsBudget: number): Row[] {
   const out: Row[] = [];
@@ -62,15 +73,21 @@ export function rows(f: Figures, jsBudget: number): Row[] {
       ),
     );
   }
+  // Issue 19: a target of its own (simulated throttling, so the machine's speed decides little).
   out.push(
-    info("Lighthouse /en/login performance (mobile)", String(f.lighthouse.performanceScore)),
+    atLeast(
+      "Lighthouse /en/login performance (mobile)",
+      f.lighthouse.performanceScore,
+      lighthouseTarget,
+      String,
+    ),
   );
   out.push(info("Lighthouse /en/login LCP (mobile)", ms(f.lighthouse.lcpMs)));
 
   const s = f.server;
   out.push(info("bare Fastify GET / (50 conn)", perSecond(s.bare.perSecond)));
   out.push(info("/sessions/whoami (50 conn)", perSecond(s.whoami.perSecond)));
-  out.push(atLeast("whoami ÷ bare Fastify", s.whoamiRatio, 0.5, ratio));
+  out.push(atLeastRatio("whoami ÷ bare Fastify", s.whoamiRatio, 0.5, ratio));
   out.push(atMost("whoami p99 at 50 connections", s.whoami.p99, 10, ms));
   out.push(
     info(
@@ -84,7 +101,7 @@ export function rows(f: Figures, jsBudget: number): Row[] {
       `${perSecond(s.login.perSecond)}, ${latency(s.login)}`,
     ),
   );
-  out.push(atLeast("logins ÷ hash-bound limit", s.loginRatio, 0.8, ratio));
+  out.push(atLeastRatio("logins ÷ hash-bound limit", s.loginRatio, 0.8, ratio));
   out.push(
     info(
       `introspect (${s.introspect.connections} conn)`,
