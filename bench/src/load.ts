@@ -10,6 +10,8 @@ export interface LoadFigures {
   p99: number;
   /** Non-2xx responses plus socket errors and timeouts. */
   errors: number;
+  /** Socket errors and timeouts alone. */
+  socketErrors: number;
   total: number;
 }
 
@@ -39,6 +41,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadFigures> {
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors: result.non2xx + result.errors,
+    socketErrors: result.errors,
     total: result["2xx"] + result.non2xx + result.errors,
   };
 }
@@ -106,6 +109,7 @@ export async function runLogins(
     p99: quantile(latencies, 0.99),
     // Non-2xx answers to either request and socket errors.
     errors: figures.errors,
+    socketErrors: figures.socketErrors,
     total: succeeded + failed,
   };
 }

@@ -21,6 +21,7 @@ import { RssSampler, statusBytes } from "./memory.ts";
 import { mixedTraffic } from "./mixed-traffic.ts";
 import { urls } from "./ports.ts";
 import { portalFigures } from "./portal-figures.ts";
+import { portalTraffic } from "./portal-traffic.ts";
 import { rows } from "./rows.ts";
 import { judgeRatios, machine, markdownTable, printTable, writeResults } from "./report.ts";
 import { scaling } from "./scaling.ts";
@@ -88,6 +89,9 @@ try {
   sampler.reset();
   const server = await serverFigures(targets, hash, settings.loadSeconds);
 
+  step("the portal as people use it: page views and no-JS sign-ins beside the identity API");
+  const portal = await portalTraffic(targets.nextIdentifier, hash.cores, settings.loadSeconds);
+
   step(`mixed traffic for ${settings.mixedSeconds} s at 100 connections`);
   const mixed = await mixedTraffic(targets, sampler, settings.mixedSeconds);
 
@@ -113,7 +117,7 @@ try {
   await system.stop();
 
   const totalSeconds = (performance.now() - startedAt) / 1000;
-  const figures = { screens, lighthouse, hash, server, mixed, scale, memory };
+  const figures = { screens, lighthouse, hash, server, portal, mixed, scale, memory };
   const table = judgeRatios(rows(figures, budgetBytes), load.busy);
   console.log("");
   printTable(table);

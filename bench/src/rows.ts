@@ -3,6 +3,7 @@ import type { HashFigures } from "./argon2-limit.ts";
 import type { LighthouseFigures } from "./lighthouse.ts";
 import type { MixedFigures } from "./mixed-traffic.ts";
 import type { ScreenFigures } from "./portal-figures.ts";
+import type { PortalTrafficFigures } from "./portal-traffic.ts";
 import {
   atLeast,
   atLeastRatio,
@@ -22,6 +23,7 @@ export interface Figures {
   lighthouse: LighthouseFigures;
   hash: HashFigures;
   server: ServerFigures;
+  portal: PortalTrafficFigures;
   mixed: MixedFigures;
   scale: ScalePoint[];
   memory: { peakRssWholeRunBytes: Record<string, number>; identityServerVmHwmBytes: number };
@@ -112,6 +114,48 @@ export function rows(f: Figures, jsBudget: number): Row[] {
     info(
       `token client_credentials (${s.token.connections} conn)`,
       `${perSecond(s.token.perSecond)}, ${latency(s.token)}`,
+    ),
+  );
+
+  const p = f.portal;
+  out.push(
+    info(
+      `/en/login page views via the portal (${p.viewConnections} conn)`,
+      `${perSecond(p.portalViews.perSecond)}, ${latency(p.portalViews)}`,
+    ),
+  );
+  out.push(
+    info(
+      `browser login flows created directly (${p.viewConnections} conn)`,
+      `${perSecond(p.directFlows.perSecond)}, ${latency(p.directFlows)}`,
+    ),
+  );
+  out.push(atLeastRatio("page views ÷ direct flow creation", p.viewRatio, 0.5, ratio));
+  out.push(
+    info(
+      `no-JS sign-ins via the portal (${p.signInConnections} conn)`,
+      `${perSecond(p.portalSignIns.perSecond)}, ${latency(p.portalSignIns)}`,
+    ),
+  );
+  out.push(
+    info(
+      `browser logins directly (${p.signInConnections} conn)`,
+      `${perSecond(p.directLogins.perSecond)}, ${latency(p.directLogins)}`,
+    ),
+  );
+  out.push(atLeastRatio("no-JS sign-ins ÷ direct logins", p.signInRatio, 0.6, ratio));
+  out.push(
+    atMost(
+      "portal: page views and sign-ins cut short (unexpected answer, socket)",
+      p.portalViews.errors + p.portalSignIns.errors + p.directFlows.errors + p.directLogins.errors,
+      0,
+      String,
+    ),
+  );
+  out.push(
+    info(
+      `/en/login React render, no identity call (${p.render.samples}, in-process)`,
+      `median ${ms(p.render.medianMs)}, p95 ${ms(p.render.p95Ms)}, CPU ${ms(p.render.cpuMsPerRender)}`,
     ),
   );
 
