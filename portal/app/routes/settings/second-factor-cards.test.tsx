@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { renderRoute } from "../../../test/route-stub.tsx";
 import { vendorJson } from "../../../test/vendor-flows.ts";
 import type { Locale } from "../../i18n/locales.ts";
+import { describeListedDevices } from "./devices/device-info.server.ts";
 import type { SessionsView } from "./sessions.ts";
 import Settings from "./route.tsx";
 
@@ -115,6 +116,8 @@ function renderSettings(
       notice: undefined,
       sessions: options.sessions,
       fingerprint: options.fingerprint,
+      // As the settings loader describes them (the browser has no user-agent parser).
+      devices: describeListedDevices(options.sessions, flow.ui.nodes),
     }),
     action: options.action ?? (() => null),
     locale,

@@ -111,6 +111,28 @@ describe("the settings loader", () => {
     expect(result.data.flow.ui.messages?.map((message) => message.id)).toEqual([1050001]);
   });
 
+  it("describes the devices of the sessions it lists, so the browser needs no user-agent parser", async () => {
+    const windows =
+      "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36";
+    const other = { id: "other", devices: [{ user_agent: windows, ip_address: "192.0.2.1" }] };
+    stubIdentity({
+      "GET /self-service/settings/flows": { status: 200, body: { ...flow, id: "s1" } },
+      "GET /sessions/whoami": { status: 200, body: session },
+      "GET /sessions": { status: 200, body: [other] },
+    });
+
+    const result = await loadSettings(args("/en/settings?flow=s1"));
+
+    if (result instanceof Response)
+      throw new Error(`redirected to ${result.headers.get("location")}`);
+    expect(result.data.sessions?.others[0]?.userAgent).toBe(windows);
+    expect(result.data.devices[windows]).toEqual({
+      kind: "desktop",
+      browser: "Chrome 126.0.0.0",
+      os: "Windows 10",
+    });
+  });
+
   it("opens the replacement of an expired flow (410 use_flow_id), saying it expired", async () => {
     stubIdentity({
       "GET /self-service/settings/flows": {

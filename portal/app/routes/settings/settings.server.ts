@@ -23,6 +23,7 @@ import { settingsGroup } from "./settings-group.ts";
 import { intentField, sessionIdField } from "./sessions.ts";
 import { isAmbiguousSettingsPost } from "./single-action.ts";
 import { loadSessions, submitSessionIntent } from "./sessions.server.ts";
+import { describeListedDevices } from "./devices/device-info.server.ts";
 import { checkPasswordChange, passwordFields, phoneMessages } from "./settings-rules.ts";
 
 const settingsRoute: FlowPageRoute = { page: "settings", keep: ["return_to"], rules: signInFirst };
@@ -41,12 +42,16 @@ export async function loadSettings(args: FlowArgs) {
   const { frontend } = identityFor(args.request, args.context, args.locale);
   const page = await loadFlowPage(args, frontend, settingsRoute);
   if (page instanceof Response) return page;
+  const flow = SettingsFlowFromJSON(withRecoveryMinutes(page.flow, new Date()));
+  const sessions = await loadSessions(frontend);
   return data(
     {
-      flow: SettingsFlowFromJSON(withRecoveryMinutes(page.flow, new Date())),
+      flow,
       notice: page.notice,
-      sessions: await loadSessions(frontend),
+      sessions,
       fingerprint: sessionEntropy(args.request),
+      /** What the cards say of each device they list (the parser stays on the server). */
+      devices: describeListedDevices(sessions, flow.ui.nodes),
     },
     { headers: setCookieHeaders(page.setCookies) },
   );

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { useTranslator } from "../../../i18n/translator-context.tsx";
-import type { DeviceKind } from "./device-info.ts";
+import type { DeviceKind } from "./device-description.ts";
 
 /** Simple outline drawings on a 24×24 grid, one per device kind. */
 const shapes: Record<DeviceKind, ReactNode> = {

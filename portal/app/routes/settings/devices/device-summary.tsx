@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { useTranslator } from "../../../i18n/translator-context.tsx";
 import { DeviceIcon } from "./device-icon.tsx";
-import { describeDevice } from "./device-info.ts";
+import { useDeviceInfo } from "./device-description.ts";
 
 /**
  * One device as people recognise it: its type, browser and system with versions, where it
@@ -16,7 +16,7 @@ export function DeviceSummary(props: {
   children?: ReactNode;
 }) {
   const { t } = useTranslator();
-  const device = describeDevice(props.userAgent);
+  const device = useDeviceInfo(props.userAgent);
   return (
     <div className="flex gap-3">
       <DeviceIcon kind={device.kind} />

@@ -2,7 +2,7 @@ import { screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { renderInPortal } from "../../../../test/render.tsx";
 import { DeviceIcon } from "./device-icon.tsx";
-import { describeDevice } from "./device-info.ts";
+import { describeDevice, describeDevices } from "./device-info.server.ts";
 
 const agents = {
   iPad: "Mozilla/5.0 (iPad; CPU OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1",
@@ -40,6 +40,15 @@ describe("describeDevice", () => {
       os: "Android 14",
     });
     expect(describeDevice("")).toEqual({ kind: "unknown", browser: undefined, os: undefined });
+  });
+});
+
+describe("describeDevices", () => {
+  it("describes each user agent once, by its text (the page's loader data)", () => {
+    const described = describeDevices([agents.windows, agents.iPad, agents.windows, "__proto__"]);
+    expect(Object.keys(described)).toEqual([agents.windows, agents.iPad, "__proto__"]);
+    expect(described[agents.iPad]).toMatchObject({ kind: "tablet", os: "iOS 17.4" });
+    expect(Object.getPrototypeOf(described)).toBe(Object.prototype);
   });
 });
 
