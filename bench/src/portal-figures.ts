@@ -65,14 +65,34 @@ export async function portalFigures(screens: Screen[], samples: number): Promise
       }
       const page = await context.newPage();
       const bodies = new Map<string, Promise<Buffer>>();
+      const assets = { pending: 0, lastChange: performance.now() };
+      const isAsset = (url: string) => /\.(js|css)$/.test(new URL(url).pathname);
+      const settled = (url: string) => {
+        if (!isAsset(url)) return;
+        assets.pending--;
+        assets.lastChange = performance.now();
+      };
+      page.on("request", (request) => {
+        if (!isAsset(request.url())) return;
+        assets.pending++;
+        assets.lastChange = performance.now();
+      });
+      page.on("requestfinished", (request) => settled(request.url()));
+      page.on("requestfailed", (request) => settled(request.url()));
       page.on("response", (response) => {
         const { pathname } = new URL(response.url());
         if (/\.(js|css)$/.test(pathname) && response.ok()) bodies.set(pathname, response.body());
       });
-      await page.goto(`${urls.portal}${screen.path}`, { waitUntil: "networkidle" });
-      // Hydrated: React Router's client router exists; lazy chunks it starts have settled.
+      await page.goto(`${urls.portal}${screen.path}`, { waitUntil: "load" });
+      // Hydrated: React Router's client router exists; then the lazy chunks it starts have
+      // settled: no script or stylesheet in flight or started for a second. (Not "networkidle":
+      // in Chromium the session check's proxied whoami, once answered, can stay "in flight".)
       await page.waitForFunction("'__reactRouterDataRouter' in window");
-      await page.waitForLoadState("networkidle");
+      const deadline = performance.now() + 30_000;
+      while (assets.pending > 0 || performance.now() - assets.lastChange < 1000) {
+        if (performance.now() > deadline) throw new Error(`${screen.path}: scripts still loading`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
       let jsGzipBytes = 0;
       let cssGzipBytes = 0;
       let jsFiles = 0;
