@@ -33,7 +33,7 @@ function headerValues(headers: Headers, name: string): string[] {
   return found === undefined ? [] : Array.isArray(found) ? found : [found];
 }
 
-export const cookieOf = (visit: Visit): string =>
+const cookieOf = (visit: Visit): string =>
   Object.entries(visit.cookies)
     .map(([name, value]) => `${name}=${value}`)
     .join("; ");

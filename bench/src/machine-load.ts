@@ -28,7 +28,7 @@ export interface LoadVerdict {
 }
 
 /** Other work worth more than half the cores makes a run's ratios meaningless. */
-export const busyShare = 0.5;
+const busyShare = 0.5;
 
 /**
  * The rule: the machine was busy when, at the start or at the end of the run, the 1-minute load

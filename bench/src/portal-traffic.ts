@@ -26,7 +26,7 @@ export interface PortalTrafficFigures {
   render: RenderFigures;
 }
 
-export interface RenderFigures {
+interface RenderFigures {
   path: string;
   samples: number;
   medianMs: number;

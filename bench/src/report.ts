@@ -48,7 +48,7 @@ export function atLeastRatio(
   return { ...atLeast(figure, value, limit, format), ratio: true };
 }
 
-export const notMeasuredBusy = "not measured (busy)";
+const notMeasuredBusy = "not measured (busy)";
 
 /** On a busy machine (machine-load.ts) a ratio row says so instead of pass or fail. */
 export function judgeRatios(rows: Row[], busy: boolean): Row[] {
