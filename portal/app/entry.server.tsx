@@ -6,6 +6,8 @@ import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { ServerRouter, isRouteErrorResponse } from "react-router";
 import type { EntryContext, HandleErrorFunction, RouterContextProvider } from "react-router";
 import { requestInfoContext } from "./http/request-context.ts";
+import { ServerCatalogues } from "./i18n/page-catalogue.ts";
+import { beforeDocumentEnd, createPageStrings } from "./i18n/page-strings.server.ts";
 
 export { createLoadContext } from "./http/request-context.ts";
 
@@ -33,8 +35,12 @@ export default function handleRequest(
       () => abort(),
       streamTimeout + 1000,
     );
+    // The page carries only the strings its render looked up, not the whole catalogue.
+    const pageStrings = createPageStrings();
     const { pipe, abort } = renderToPipeableStream(
-      <ServerRouter context={routerContext} url={request.url} nonce={nonce} />,
+      <ServerCatalogues value={pageStrings.read}>
+        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+      </ServerCatalogues>,
       {
         nonce,
         [readyOption]() {
@@ -47,7 +53,9 @@ export default function handleRequest(
             },
           });
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-          pipe(body);
+          const strings = beforeDocumentEnd(() => pageStrings.script(nonce));
+          strings.pipe(body);
+          pipe(strings);
           resolve(
             new Response(createReadableStreamFromReadable(body), {
               headers: responseHeaders,

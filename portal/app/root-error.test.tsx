@@ -2,12 +2,15 @@ import { render, screen } from "@testing-library/react";
 import { Outlet, createRoutesStub } from "react-router";
 import { describe, expect, it } from "vitest";
 import en from "./i18n/en.json";
+import { holdCatalogue } from "./i18n/page-catalogue.ts";
 import { ErrorBoundary } from "./root.tsx";
 import { ThemeContext } from "./theme/theme-context.tsx";
 
+// The browser holds the whole English catalogue (read before this navigation).
+holdCatalogue("en", en);
+
 const rootData = {
   locale: "en",
-  messages: en,
   links: {
     ssoPortalUrl: "http://localhost:4100",
     supportUrl: "mailto:support@example.gov",

@@ -17,11 +17,10 @@ import { RateLimitedPage } from "./flows/rate-limited-page.tsx";
 import { StartingPage } from "./flows/starting-page.tsx";
 import { useHydrated } from "./flows/use-hydrated.ts";
 import { readCookie } from "./http/cookies.server.ts";
-import { catalogueFor } from "./i18n/catalogues.server.ts";
 import { detectLocale } from "./i18n/detect-locale.server.ts";
-import { defaultLocale, isLocale } from "./i18n/locales.ts";
+import { isLocale } from "./i18n/locales.ts";
 import { createTranslator, type MessageKey } from "./i18n/translator.ts";
-import { heldCatalogue, usePageCatalogue } from "./i18n/page-catalogue.ts";
+import { ensureCatalogue, heldCatalogue, usePageCatalogue } from "./i18n/page-catalogue.ts";
 import { TranslatorProvider, useTranslator } from "./i18n/translator-context.tsx";
 import { defaultTheme, isTheme, themeCookie, themeCookieName } from "./theme/theme.ts";
 import type { Theme } from "./theme/theme.ts";
@@ -51,7 +50,6 @@ export function loader({ request, params }: Route.LoaderArgs) {
   const theme = readCookie(request, themeCookieName);
   return {
     locale,
-    messages: catalogueFor(locale),
     theme: isTheme(theme) ? theme : defaultTheme,
     cookieDomain: config.cookieDomain,
     session: config.session,
@@ -64,8 +62,21 @@ export function loader({ request, params }: Route.LoaderArgs) {
 }
 
 /**
- * The catalogue only changes with the language; skip re-sending it on every navigation, and on a
- * language switch when the browser already holds that catalogue (i18n/catalogue-reads.ts).
+ * The page carries only the strings it rendered (i18n/page-catalogue.ts): before a navigation or
+ * a submission, whose answer may show any text, the browser reads the language's whole catalogue
+ * (a static, content-hashed file: once per language). A failed read does not stop the navigation.
+ */
+export const clientMiddleware: Route.ClientMiddlewareFunction[] = [
+  async ({ params }, next) => {
+    const lang = params.lang;
+    if (isLocale(lang)) await ensureCatalogue(lang).catch((error: unknown) => console.warn(error));
+    return next();
+  },
+];
+
+/**
+ * Nothing in the root's data changes with a navigation but the language, which the URL gives;
+ * ask again only on a language switch when the browser does not hold that catalogue.
  */
 export function shouldRevalidate({ currentParams, nextParams }: ShouldRevalidateFunctionArgs) {
   return currentParams.lang !== nextParams.lang && !heldCatalogue(nextParams.lang);
@@ -80,7 +91,7 @@ type RootData = Awaited<ReturnType<typeof loader>>;
 
 export function Layout(props: { children: ReactNode }) {
   const data = useRouteLoaderData<RootData>("root");
-  const page = usePageCatalogue(data);
+  const page = usePageCatalogue(data?.locale);
   const [theme, setThemeState] = useState<Theme>(data?.theme ?? defaultTheme);
   const cookieDomain = data?.cookieDomain;
   const setTheme = (next: Theme) => {
@@ -88,7 +99,7 @@ export function Layout(props: { children: ReactNode }) {
     document.cookie = themeCookie(next, cookieDomain, window.location.protocol === "https:");
   };
   return (
-    <html lang={page?.locale ?? defaultLocale} className={theme === "dark" ? "dark" : undefined}>
+    <html lang={page.locale} className={theme === "dark" ? "dark" : undefined}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -106,8 +117,11 @@ export function Layout(props: { children: ReactNode }) {
 }
 
 export default function App({ loaderData }: Route.ComponentProps) {
-  const { locale, messages } = usePageCatalogue(loaderData) ?? loaderData;
-  const translator = useMemo(() => createTranslator(locale, messages), [locale, messages]);
+  const { locale, messages, onMiss } = usePageCatalogue(loaderData.locale);
+  const translator = useMemo(
+    () => createTranslator(locale, messages, onMiss),
+    [locale, messages, onMiss],
+  );
   const hydrated = useHydrated();
   return (
     <TranslatorProvider translator={translator}>
@@ -126,6 +140,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const data = useRouteLoaderData<RootData>("root");
+  const page = usePageCatalogue(data?.locale);
   const notFound = isRouteErrorResponse(error) && error.status === 404;
   // A client navigation's `.data` request got the server's 503 starting page (identity down).
   const starting = isRouteErrorResponse(error) && error.status === 503;
@@ -140,7 +155,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   // The identity service answered 429 (http/rate-limited.server.ts): say how long to wait.
   const limited = rateLimitOf(error);
   return (
-    <TranslatorProvider translator={createTranslator(data.locale, data.messages)}>
+    <TranslatorProvider translator={createTranslator(page.locale, page.messages, page.onMiss)}>
       <AppShell links={data.links}>
         {limited ? (
           <RateLimitedPage limited={limited} />

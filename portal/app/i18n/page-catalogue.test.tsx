@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { LanguageSelector } from "../ui/language-selector.tsx";
 import en from "./en.json";
 import es from "./es.json";
-import { heldCatalogue, usePageCatalogue } from "./page-catalogue.ts";
+import { heldCatalogue, holdPageStrings, usePageCatalogue } from "./page-catalogue.ts";
 import { createTranslator } from "./translator.ts";
 import { TranslatorProvider } from "./translator-context.tsx";
 
@@ -13,14 +13,16 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-/** The root's use of the hook: the page's language and a text from its catalogue. */
+/** The root's use of the hook: the page's language and texts from its catalogue. */
 function Page() {
-  const page = usePageCatalogue({ locale: "en", messages: en });
-  const translator = createTranslator(page?.locale ?? "en", page?.messages ?? en);
+  const page = usePageCatalogue("en");
+  const translator = createTranslator(page.locale, page.messages, page.onMiss);
   return (
     <TranslatorProvider translator={translator}>
-      <p data-testid="lang">{page?.locale}</p>
+      <p data-testid="lang">{page.locale}</p>
       <h1>{translator.t("login.title")}</h1>
+      <p data-testid="later">{translator.lookup("login.forgotPassword") ?? "(none)"}</p>
+      <p data-testid="absent">{translator.lookup("kratos.1999999") ?? "(none)"}</p>
       <LanguageSelector />
     </TranslatorProvider>
   );
@@ -31,19 +33,40 @@ function renderAt(url: string) {
   return render(<Stub initialEntries={[url]} />);
 }
 
+/** A fetch answering each catalogue file with its JSON, and counting the reads. */
+function catalogueFiles() {
+  const read = vi.fn((url: string) =>
+    Promise.resolve(new Response(JSON.stringify(/es\.json/.test(url) ? es : en))),
+  );
+  vi.stubGlobal("fetch", read);
+  return read;
+}
+
 describe("the page's catalogue", () => {
-  it("is the root loader's, and is held for a later switch back", () => {
+  it("starts with the strings the server sent; a string it lacks reads the whole catalogue once", async () => {
+    const read = catalogueFiles();
+    holdPageStrings({
+      strings: { en: { "login.title": en["login.title"], "language.en": "English" } },
+      absent: ["kratos.1999999"],
+    });
     renderAt("/en/login");
     expect(screen.getByRole("heading", { name: "Sign in" })).toBeInTheDocument();
-    expect(heldCatalogue("en")).toBe(en);
+    expect(heldCatalogue("en")).toBeUndefined();
+
+    // The language selector's "Español" and the later text were not sent: the file is read.
+    await waitFor(() => {
+      expect(screen.getByTestId("later")).toHaveTextContent(en["login.forgotPassword"]);
+    });
+    expect(heldCatalogue("en")).toEqual(en);
+    expect(screen.getByRole("link", { name: "Español" })).toBeInTheDocument();
+    expect(read).toHaveBeenCalledOnce();
+    expect(read.mock.calls[0]?.[0]).toMatch(/en\.json/);
+    // A key no catalogue has stays absent, and reads nothing more.
+    expect(screen.getByTestId("absent")).toHaveTextContent("(none)");
   });
 
   it("is read from its static file when the user heads for another language, then used", async () => {
-    const read = vi.fn((url: string) => {
-      expect(url).toMatch(/es\.json/);
-      return Promise.resolve(new Response(JSON.stringify(es), { status: 200 }));
-    });
-    vi.stubGlobal("fetch", read);
+    const read = catalogueFiles();
     renderAt("/en/login");
     expect(heldCatalogue("es")).toBeUndefined();
 

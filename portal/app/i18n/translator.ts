@@ -22,9 +22,15 @@ const placeholder = /\{(\w+)\}/g;
  * A deliberately tiny stand-in for i18next: the page's catalogue arrives with the HTML, there is
  * one namespace and no plurals, so 40 lines keep ~15 kB gzip out of the sign-in page's budget.
  */
-export function createTranslator(locale: Locale, catalogue: Catalogue): Translator {
+export function createTranslator(
+  locale: Locale,
+  catalogue: Catalogue,
+  /** Told of a key the catalogue lacks: in the browser it may hold only the page's strings. */
+  onMiss?: (locale: Locale, key: string) => void,
+): Translator {
   const lookup = (key: string, params?: MessageParams): string | undefined => {
     const template = catalogue[key];
+    if (template === undefined) onMiss?.(locale, key);
     return template === undefined ? undefined : interpolate(template, params);
   };
   return {

@@ -1,0 +1,97 @@
+import { Transform } from "node:stream";
+import { messages as fieldRules } from "../validation/messages.ts";
+import { catalogueFor } from "./catalogues.server.ts";
+import type { Locale } from "./locales.ts";
+import type { PageStrings } from "./page-catalogue.ts";
+import type { Catalogue } from "./translator.ts";
+
+/** The element entry.client reads the page's strings from before hydrating. */
+export const pageStringsId = "page-strings";
+
+/**
+ * Strings the browser shows without asking the server, sent with every page whose language the
+ * render used: the live field checks while the user types, the password fields' show/hide
+ * button (rendered once hydrated) and the fingerprint's status (every page, once scripts run). Any other string the browser lacks reads the whole catalogue
+ * file (i18n/page-catalogue.ts).
+ */
+const browserKeys: readonly string[] = [
+  ...Object.values(fieldRules).map((rule) => rule.key),
+  "form.passwordToggle",
+  "session.fingerprint.computing",
+];
+
+/**
+ * One render's catalogues: whole on the server, noting each key looked up, so the page carries
+ * only those strings (a few hundred bytes) and not the language's whole catalogue (~27 kB).
+ */
+export function createPageStrings() {
+  const used = new Map<Locale, Set<string>>();
+  const views = new Map<Locale, Catalogue>();
+  const read = (locale: Locale): Catalogue => {
+    let view = views.get(locale);
+    if (!view) {
+      const keys = new Set(browserKeys);
+      used.set(locale, keys);
+      view = new Proxy(catalogueFor(locale), {
+        get(target, key, receiver) {
+          if (typeof key === "string") keys.add(key);
+          return Reflect.get(target, key, receiver) as unknown;
+        },
+      });
+      views.set(locale, view);
+    }
+    return view;
+  };
+  const collect = (): PageStrings => {
+    const strings: Partial<Record<Locale, Catalogue>> = {};
+    const absent = new Set<string>();
+    for (const [locale, keys] of used) {
+      const catalogue = catalogueFor(locale);
+      const page: Record<string, string> = {};
+      for (const key of [...keys].sort()) {
+        const text = catalogue[key];
+        if (text === undefined) absent.add(key);
+        else page[key] = text;
+      }
+      strings[locale] = page;
+    }
+    return { strings, absent: [...absent] };
+  };
+  return {
+    read,
+    /** The strings looked up so far, as an inert JSON script element. */
+    script(nonce: string): string {
+      // `<` escaped: a string holding "</script>" cannot end the element early.
+      const json = JSON.stringify(collect()).replace(/</g, "\\u003c");
+      return `<script id="${pageStringsId}" type="application/json" nonce="${nonce}">${json}</script>`;
+    },
+  };
+}
+
+const documentEnd = "</body></html>";
+
+/**
+ * Passes the rendered document through, adding `script()` just before `</body></html>`, which
+ * React writes last, once every part of the page has rendered (and looked up its strings).
+ */
+export function beforeDocumentEnd(script: () => string): Transform {
+  let added = false;
+  return new Transform({
+    transform(chunk: Buffer | Uint8Array | string, _encoding, callback) {
+      const bytes = typeof chunk === "string" ? Buffer.from(chunk) : Buffer.from(chunk);
+      if (!added && bytes.subarray(-documentEnd.length).toString() === documentEnd) {
+        added = true;
+        this.push(bytes.subarray(0, -documentEnd.length));
+        this.push(script() + documentEnd);
+      } else {
+        this.push(bytes);
+      }
+      callback();
+    },
+    flush(callback) {
+      // A document cut short (an aborted render) still gets its strings, after what was sent.
+      if (!added) this.push(script());
+      callback();
+    },
+  });
+}
