@@ -12,10 +12,12 @@ import { vendorJson } from "../../test/vendor-flows.ts";
 const budgetBytes = 20 * 1024;
 const flow = vendorJson("elements.login.1fa.password.initial.json") as { id: string };
 
-/** A stand-in identity service answering the login flow, and 401 to whoami. */
-async function startIdentity(): Promise<{ url: string; close(): Promise<void> }> {
+/** A stand-in identity service answering the login flow, and 401 to whoami; records the paths. */
+async function startIdentity(): Promise<{ url: string; paths: string[]; close(): Promise<void> }> {
+  const paths: string[] = [];
   const server: Server = createServer((req, res) => {
-    const path = (req.url ?? "").split("?")[0];
+    const path = (req.url ?? "").split("?")[0] ?? "";
+    paths.push(path);
     const body = path === "/self-service/login/flows" ? flow : { error: { code: 401 } };
     res.writeHead(path === "/self-service/login/flows" ? 200 : 401, {
       "content-type": "application/json",
@@ -26,6 +28,7 @@ async function startIdentity(): Promise<{ url: string; close(): Promise<void> }>
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
+    paths,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }
@@ -69,4 +72,15 @@ describe("the sign-in page's HTML", () => {
       expect(Object.keys(pageStrings(html).strings)).toEqual([lang]);
     });
   }
+
+  it("costs one identity call for a signed-out visitor: no whoami without a session cookie", async () => {
+    identity.paths.length = 0;
+    const answer = await fetch(`${portal.origin}/en/login?flow=${flow.id}`, {
+      // What a signed-out browser sends: the flow's CSRF cookie, the fingerprint, the language.
+      headers: { cookie: "csrf_token_82b5=abc; x-session-entropy=f00; lang=en" },
+    });
+    expect(answer.status).toBe(200);
+    await answer.body?.cancel();
+    expect(identity.paths).toEqual(["/self-service/login/flows"]);
+  });
 });

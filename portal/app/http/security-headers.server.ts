@@ -31,6 +31,9 @@ function staticPaths(clientDir: URL): (path: string) => boolean {
   return (path) => path.startsWith("/assets/") || topLevel.has(path);
 }
 
+/** React Router's lazy route discovery (`routeDiscovery.manifestPath`, its default). */
+const manifestPath = "/__manifest";
+
 /**
  * Express middleware, first in the chain: Permissions-Policy and nosniff on everything, and
  * `Cache-Control: no-store` with `Pragma: no-cache` on everything but the static files. A later
@@ -43,7 +46,10 @@ export function portalSecurityHeaders(clientDir: URL) {
     // Helmet sets it too, but only after the /api/kratos proxy, which answers before helmet runs.
     res.setHeader("X-Content-Type-Options", "nosniff");
     const path = (req.url ?? "/").split("?")[0] ?? "/";
-    if (!isStatic(path)) {
+    // React Router's route discovery answers the build's route table (no user data) with its own
+    // one-year immutable caching, keyed by the build's version in the query: a second no-store
+    // would make the browser fetch it again on every page.
+    if (!isStatic(path) && path !== manifestPath) {
       res.setHeader("Cache-Control", "no-store");
       res.setHeader("Pragma", "no-cache");
     }

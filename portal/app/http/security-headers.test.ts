@@ -188,6 +188,18 @@ describe("portal caching and permissions", () => {
       expect(response.headers.get("pragma"), path).toBeNull();
       expect(response.headers.get("permissions-policy"), path).toMatch(/camera=\(\)/);
     }
+
+    // Route discovery's answer (the build's route table) keeps React Router's own caching alone,
+    // so the browser asks once per build, not on every page (issue 20).
+    const version = /"version": "(\w+)"/.exec(page)?.[1];
+    expect(version).toBeDefined();
+    const manifest = await fetch(
+      `${origin}/__manifest?paths=${encodeURIComponent("/en/login,/en/registration")}&version=${version ?? ""}`,
+    );
+    expect(manifest.status).toBe(200);
+    expect(await manifest.json()).toHaveProperty("routes/login/route");
+    expect(manifest.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect(manifest.headers.get("pragma")).toBeNull();
   }, 90_000);
 
   it("logs paths without their query, so flows, challenges and tokens stay out of the log", async () => {

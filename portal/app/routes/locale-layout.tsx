@@ -6,6 +6,7 @@ import { readCookie } from "../http/cookies.server.ts";
 import { identityFor } from "../http/identity.server.ts";
 import { localeCookieName } from "../i18n/detect-locale.server.ts";
 import { localeOf } from "../i18n/locales.ts";
+import { mayHaveSession } from "../session/session-cookie.server.ts";
 
 const oneYearSeconds = 31_536_000;
 
@@ -30,7 +31,7 @@ async function hasSession(
   request: Request,
   context: Route.LoaderArgs["context"],
 ): Promise<boolean> {
-  if (!request.headers.get("cookie")) return false;
+  if (!mayHaveSession(request)) return false;
   try {
     const { frontend } = identityFor(request, context);
     const answer = await readIdentityAnswer(() => frontend.toSessionRaw({}));

@@ -124,3 +124,42 @@ describe("the session lifecycle", () => {
     expect(idleTimeout()).toBeInTheDocument();
   });
 });
+
+describe("the session lifecycle under the language layout", () => {
+  /** The layout's loader says whether the server found a session: none on the sign-in page. */
+  function renderUnderLayout() {
+    const Stub = createRoutesStub([
+      {
+        id: "routes/locale-layout",
+        loader: ({ request }) => ({ signedIn: !new URL(request.url).pathname.endsWith("/login") }),
+        // As routes/locale-layout.tsx: asked again on every move to another page.
+        shouldRevalidate: ({ currentUrl, nextUrl }) => currentUrl.pathname !== nextUrl.pathname,
+        HydrateFallback: () => null,
+        Component: () => (
+          <TranslatorProvider translator={createTranslator("en", en)}>
+            <Link to="/en/settings">Settings</Link>
+            <Outlet />
+            <SessionLifecycle settings={settings} />
+          </TranslatorProvider>
+        ),
+        children: [
+          { path: "/en/login", Component: () => <h1>Sign in</h1> },
+          { path: "/en/settings", Component: () => <h1>Settings</h1> },
+        ],
+      },
+    ]);
+    render(<Stub initialEntries={["/en/login"]} />);
+  }
+
+  it("does not ask whoami where the server found no session, and asks once it found one", async () => {
+    const user = userEvent.setup();
+    const calls = stubWhoami(200);
+    renderUnderLayout();
+    await screen.findByRole("heading", { name: "Sign in" });
+    await user.click(screen.getByRole("link", { name: "Settings" }));
+    await screen.findByRole("heading", { name: "Settings" });
+    expect(await screen.findByRole("region", { name: "idle timeout" })).toBeInTheDocument();
+    // One call, for the settings page: none for the sign-in page before it.
+    expect(calls).toHaveLength(1);
+  });
+});

@@ -1,6 +1,6 @@
 import { Suspense, lazy, useEffect, useState, useSyncExternalStore } from "react";
 import type { ComponentType } from "react";
-import { useLocation } from "react-router";
+import { useLocation, useRouteLoaderData } from "react-router";
 import FingerprintAgent from "./fingerprint-agent.tsx";
 import type { IdleTimeoutProps } from "./idle-timeout.tsx";
 import type { SessionSettings } from "./session-settings.ts";
@@ -44,6 +44,11 @@ const noSubscription = () => () => {};
 export function SessionLifecycle(props: { settings: SessionSettings }) {
   const { settings } = props;
   const { pathname } = useLocation();
+  // The language layout's loader asked the identity service on this page's request (or saw no
+  // session cookie): when it found no session, asking again from the browser would only get a
+  // 401 (and a console error). Pages outside it (no language) still ask.
+  const layout = useRouteLoaderData<{ signedIn?: boolean }>("routes/locale-layout");
+  const serverSawNone = layout?.signedIn === false;
   const [signedIn, setSignedIn] = useState(false);
   const [ended, setEnded] = useState(false);
   // Nothing of this renders on the server.
@@ -54,18 +59,19 @@ export function SessionLifecycle(props: { settings: SessionSettings }) {
   );
 
   useEffect(() => {
+    if (serverSawNone) return;
     const controller = new AbortController();
     void hasSession(controller.signal).then((active) => {
       if (!controller.signal.aborted) setSignedIn(active);
     });
     return () => controller.abort();
-  }, [pathname]);
+  }, [pathname, serverSawNone]);
 
   if (!hydrated) return null;
   return (
     <>
       <FingerprintAgent revalidateMs={settings.fingerprintRevalidateMs} />
-      {(signedIn || ended) && (
+      {((signedIn && !serverSawNone) || ended) && (
         <Suspense fallback={null}>
           <IdleTimeout settings={settings} onEnded={() => setEnded(true)} />
         </Suspense>
