@@ -15,7 +15,6 @@ import { getConfig } from "./config.server.ts";
 import { rateLimitOf } from "./flows/rate-limit-answer.ts";
 import { RateLimitedPage } from "./flows/rate-limited-page.tsx";
 import { StartingPage } from "./flows/starting-page.tsx";
-import { useHydrated } from "./flows/use-hydrated.ts";
 import { readCookie } from "./http/cookies.server.ts";
 import { detectLocale } from "./i18n/detect-locale.server.ts";
 import { isLocale } from "./i18n/locales.ts";
@@ -28,10 +27,12 @@ import { ThemeContext } from "./theme/theme-context.tsx";
 import { AppShell } from "./ui/app-shell.tsx";
 import { Card } from "./ui/card.tsx";
 import { RouteFocus } from "./ui/route-focus.tsx";
+import { useIdle } from "./ui/use-idle.ts";
 
 /**
  * The session lifecycle (whoami check, fingerprint, idle timer) renders nothing on the server
- * nor during hydration, so its code loads after hydration, apart from the page's own scripts.
+ * nor during hydration, so its code loads once the browser is idle after hydration, apart from
+ * the page's own scripts: nothing of it stands between the page and a form that takes typing.
  * A failed download leaves the page as it is.
  */
 const SessionLifecycle = lazy(() =>
@@ -122,14 +123,14 @@ export default function App({ loaderData }: Route.ComponentProps) {
     () => createTranslator(locale, messages, onMiss),
     [locale, messages, onMiss],
   );
-  const hydrated = useHydrated();
+  const idle = useIdle();
   return (
     <TranslatorProvider translator={translator}>
       <AppShell links={loaderData.links}>
         <Outlet />
       </AppShell>
       <RouteFocus />
-      {hydrated && (
+      {idle && (
         <Suspense fallback={null}>
           <SessionLifecycle settings={loaderData.session} />
         </Suspense>
