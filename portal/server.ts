@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from "node:crypto";
+import { readdirSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { fileURLToPath } from "node:url";
 import compression from "compression";
@@ -205,7 +206,18 @@ app.use(compression());
 
 const clientDir = fileURLToPath(new URL("build/client", portalDir));
 app.use("/assets", express.static(`${clientDir}/assets`, { immutable: true, maxAge: "1y" }));
-app.use(express.static(clientDir, { maxAge: "1h", index: false }));
+// Only the build's top-level files (the favicon …) are looked up on disk: a page request goes on
+// without a file-system stat (issue 20: a sign-in page view's server time).
+const topLevelFiles = new Set(
+  readdirSync(clientDir, { withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => `/${entry.name}`),
+);
+const topLevelStatic = express.static(clientDir, { maxAge: "1h", index: false });
+app.use((req: Request, res: Response, next: NextFunction) => {
+  if (topLevelFiles.has(req.path)) topLevelStatic(req, res, next);
+  else next();
+});
 app.get("/favicon.ico", (_req, res) => res.redirect(301, "/favicon.svg"));
 
 app.use((req: Request, res: Response, next: NextFunction) => {

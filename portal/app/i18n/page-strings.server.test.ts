@@ -45,4 +45,20 @@ describe("a render's page strings", () => {
       "<!DOCTYPE html><html><body><h1>x</h1><script>y</script><script id=s></script></body></html>",
     );
   });
+
+  it("pass what React writes in one go on as one chunk", async () => {
+    const stream = beforeDocumentEnd(() => "<script id=s></script>");
+    const out: string[] = [];
+    stream.on("data", (chunk: Buffer) => out.push(chunk.toString()));
+    const ended = new Promise((resolve) => stream.on("end", resolve));
+    for (const part of ["<!DOCTYPE html><html><body>", "<h1>x</h1>", "<p>y</p>"])
+      stream.write(part);
+    await new Promise((resolve) => setImmediate(resolve));
+    stream.end("</body></html>");
+    await ended;
+    expect(out).toEqual([
+      "<!DOCTYPE html><html><body><h1>x</h1><p>y</p>",
+      "<script id=s></script></body></html>",
+    ]);
+  });
 });
