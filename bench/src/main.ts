@@ -27,6 +27,7 @@ import { judgeRatios, machine, markdownTable, printTable, writeResults } from ".
 import { scaling } from "./scaling.ts";
 import { serverFigures } from "./server-figures.ts";
 import { startSystem } from "./system.ts";
+import { usableFigures } from "./usable-figures.ts";
 
 const setting = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const settings = {
@@ -73,6 +74,9 @@ try {
   step("Lighthouse /en/login");
   const lighthouse = await runLighthouse(`${urls.portal}/en/login`);
 
+  step("usable time and Lighthouse: sign-in and registration against static copies");
+  const usable = await usableFigures();
+
   step("argon2id hash time (the server's parameters)");
   const hash = await measureHashLimit();
 
@@ -117,7 +121,7 @@ try {
   await system.stop();
 
   const totalSeconds = (performance.now() - startedAt) / 1000;
-  const figures = { screens, lighthouse, hash, server, portal, mixed, scale, memory };
+  const figures = { screens, lighthouse, hash, server, portal, mixed, scale, memory, usable };
   const table = judgeRatios(rows(figures, budgetBytes), load.busy);
   console.log("");
   printTable(table);

@@ -17,6 +17,7 @@ import {
 } from "./report.ts";
 import type { ScalePoint } from "./scaling.ts";
 import type { ServerFigures } from "./server-figures.ts";
+import { usableRows, type UsablePage } from "./usable-figures.ts";
 
 export interface Figures {
   screens: ScreenFigures[];
@@ -27,6 +28,8 @@ export interface Figures {
   mixed: MixedFigures;
   scale: ScalePoint[];
   memory: { peakRssWholeRunBytes: Record<string, number>; identityServerVmHwmBytes: number };
+  /** Issue 20: usable time and Lighthouse, portal against a static copy of the same page. */
+  usable?: UsablePage[];
 }
 
 const ratio = (n: number) => n.toFixed(2);
@@ -96,6 +99,7 @@ export function rows(f: Figures, jsBudget: number): Row[] {
     ),
   );
   out.push(info("Lighthouse /en/login LCP (mobile)", ms(f.lighthouse.lcpMs)));
+  if (f.usable) out.push(...usableRows(f.usable));
 
   const s = f.server;
   out.push(info("bare Fastify GET / (50 conn)", perSecond(s.bare.perSecond)));
