@@ -5,7 +5,7 @@ import type { Locale } from "./locales.ts";
 
 const catalogues: Record<Locale, Catalogue> = { en, es };
 
-/** Only the requested language is sent to the browser, inside the page's loader data. */
+/** The server renders with the whole catalogue; the browser gets the strings a page used (page-strings.server.ts). */
 export function catalogueFor(locale: Locale): Catalogue {
   return catalogues[locale];
 }

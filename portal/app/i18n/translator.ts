@@ -19,7 +19,7 @@ export interface Translator {
 const placeholder = /\{(\w+)\}/g;
 
 /**
- * A deliberately tiny stand-in for i18next: the page's catalogue arrives with the HTML, there is
+ * A deliberately tiny stand-in for i18next: the page's strings arrive with the HTML, there is
  * one namespace and no plurals, so 40 lines keep ~15 kB gzip out of the sign-in page's budget.
  */
 export function createTranslator(
