@@ -11,6 +11,9 @@ import type { Catalogue } from "./translator.ts";
  * content-hashed file when the browser first needs a string it lacks, before a navigation or a
  * submission (root's clientMiddleware), or as the user heads for another language.
  */
+/** The element entry.client reads the page's strings from before hydrating. */
+export const pageStringsId = "page-strings";
+
 /** What the server sends with a page: the strings its render looked up, by language. */
 export interface PageStrings {
   strings: Partial<Record<Locale, Catalogue>>;

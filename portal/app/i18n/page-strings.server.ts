@@ -2,11 +2,8 @@ import { Transform } from "node:stream";
 import { messages as fieldRules } from "../validation/messages.ts";
 import { catalogueFor } from "./catalogues.server.ts";
 import type { Locale } from "./locales.ts";
-import type { PageStrings } from "./page-catalogue.ts";
+import { pageStringsId, type PageStrings } from "./page-catalogue.ts";
 import type { Catalogue } from "./translator.ts";
-
-/** The element entry.client reads the page's strings from before hydrating. */
-export const pageStringsId = "page-strings";
 
 /**
  * Strings the browser shows without asking the server, sent with every page whose language the

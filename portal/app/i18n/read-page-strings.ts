@@ -1,4 +1,4 @@
-import { holdPageStrings } from "./page-catalogue.ts";
+import { holdPageStrings, pageStringsId } from "./page-catalogue.ts";
 import type { PageStrings } from "./page-catalogue.ts";
 
 /**
@@ -7,7 +7,7 @@ import type { PageStrings } from "./page-catalogue.ts";
  * rendered it.
  */
 export function readPageStrings(doc: Document): void {
-  const element = doc.getElementById("page-strings");
+  const element = doc.getElementById(pageStringsId);
   if (!element) return;
   try {
     holdPageStrings(JSON.parse(element.textContent) as PageStrings);
@@ -20,5 +20,5 @@ export function readPageStrings(doc: Document): void {
 
 /** Whether the page's strings can be read now: the element is parsed, or the document is. */
 export function pageStringsReady(doc: Document): boolean {
-  return doc.getElementById("page-strings") !== null || doc.readyState !== "loading";
+  return doc.getElementById(pageStringsId) !== null || doc.readyState !== "loading";
 }
