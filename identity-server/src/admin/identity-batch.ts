@@ -2,7 +2,7 @@ import type { ServerContext } from "../context.ts";
 import { isUuid } from "../http/uuid-param.ts";
 import { badRequest, HerodotError } from "../http/errors.ts";
 import type { Identity } from "../identity/identity.ts";
-import { DuplicateIdentityError, insertIdentity } from "../store/identities.ts";
+import { insertIdentities } from "../store/identity-batch-insert.ts";
 import { parseCreateIdentityBody, type CreateIdentityBody } from "./create-identity-body.ts";
 import { InvalidTraitsError } from "./identity-changes.ts";
 import { identityFromCreateBody } from "./identity-create.ts";
@@ -90,6 +90,13 @@ export async function batchCreateIdentities(
       throw error;
     }
   }
+  // Every valid identity is inserted together (one disk flush per transaction, not per identity).
+  const valid = built.filter(
+    (identity): identity is Identity =>
+      identity !== undefined && !(identity instanceof HerodotError),
+  );
+  const clashes = await insertIdentities(ctx.db, valid);
+  const clashOf = new Map(valid.map((identity, i) => [identity, clashes[i]]));
   const results: PatchResult[] = [];
   for (const [i, patch] of patches.entries()) {
     const identity = built[i];
@@ -103,21 +110,19 @@ export async function batchCreateIdentities(
       });
       continue;
     }
-    try {
-      await ctx.db.transaction().execute((trx) => insertIdentity(trx, identity));
+    if (clashOf.get(identity) === undefined) {
       results.push({ action: "create", identity: identity.id, ...patchId });
-    } catch (error) {
-      if (!(error instanceof DuplicateIdentityError)) throw error;
-      const clash = new HerodotError(409, {
-        message:
-          "Unable to insert or update resource because a resource with that value exists already",
-      });
-      results.push({
-        action: "error",
-        ...patchId,
-        error: clash.body() as unknown as Record<string, unknown>,
-      });
+      continue;
     }
+    const clash = new HerodotError(409, {
+      message:
+        "Unable to insert or update resource because a resource with that value exists already",
+    });
+    results.push({
+      action: "error",
+      ...patchId,
+      error: clash.body() as unknown as Record<string, unknown>,
+    });
   }
   return { identities: results };
 }
