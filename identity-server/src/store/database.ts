@@ -91,7 +91,11 @@ export function writeCounts(db: Kysely<Database>): WriteCounts {
 const statementCacheSize = 500;
 
 /** Lets Kysely's SQLite dialect drive Node's built-in `node:sqlite` (it expects better-sqlite3). */
-function nodeSqliteAdapter(db: DatabaseSync, counts: WriteCounts): SqliteDatabase {
+function nodeSqliteAdapter(
+  db: DatabaseSync,
+  counts: WriteCounts,
+  observe: ((text: string) => void) | undefined,
+): SqliteDatabase {
   const statements = new Map<
     string,
     { statement: StatementSync; reader: boolean; writes: string | undefined }
@@ -122,6 +126,7 @@ function nodeSqliteAdapter(db: DatabaseSync, counts: WriteCounts): SqliteDatabas
       db.close();
     },
     prepare(text) {
+      observe?.(text);
       const { statement, reader, writes } = prepared(text);
       if (writes === undefined) {
         return {
@@ -199,7 +204,11 @@ function switchToWal(file: DatabaseSync): void {
  */
 export async function openDatabase(
   dataDir: string,
-  options: { migrate?: boolean } = {},
+  options: {
+    migrate?: boolean;
+    /** Called with the text of every statement run (tests check the query plans of hot paths). */
+    observeStatements?: (text: string) => void;
+  } = {},
 ): Promise<Kysely<Database>> {
   mkdirSync(dataDir, { recursive: true });
   const file = new DatabaseSync(path.join(dataDir, databaseFileName));
@@ -212,7 +221,9 @@ export async function openDatabase(
   const counts = new WriteCounts(file);
   const busyListeners = new Set<() => void>();
   const db = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: nodeSqliteAdapter(file, counts) }),
+    dialect: new SqliteDialect({
+      database: nodeSqliteAdapter(file, counts, options.observeStatements),
+    }),
     log: (event) => {
       if (event.level === "error" && isBusyError(event.error)) {
         for (const listener of busyListeners) listener();

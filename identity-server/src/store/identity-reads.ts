@@ -4,7 +4,8 @@ import type {
   RecoveryAddress,
   VerifiableAddress,
 } from "../identity/identity.ts";
-import type { Executor } from "./schema.ts";
+import { CompiledQuery, type Selectable } from "kysely";
+import type { Database, Executor } from "./schema.ts";
 
 // Reading identities back from their rows, whole.
 
@@ -53,6 +54,24 @@ export async function hydrate(
     .orderBy("created_at")
     .orderBy("via")
     .execute();
+  return assemble(ids, { rows, credentials, identifiers, verifiable, recovery });
+}
+
+type Rows<T extends keyof Database> = Selectable<Database[T]>[];
+
+/** An identity's rows, as read by `hydrate` or `findIdentity`. */
+interface IdentityRows {
+  rows: Rows<"identities">;
+  credentials: Rows<"identity_credentials">;
+  identifiers: Rows<"identity_credential_identifiers">;
+  verifiable: Rows<"identity_verifiable_addresses">;
+  recovery: Rows<"identity_recovery_addresses">;
+}
+
+function assemble(
+  ids: string[],
+  { rows, credentials, identifiers, verifiable, recovery }: IdentityRows,
+): Identity[] {
   const byId = new Map(rows.map((row) => [row.id, row]));
   return ids.flatMap((id) => {
     const row = byId.get(id);
@@ -106,12 +125,69 @@ export async function hydrate(
   });
 }
 
+// One identity with all its rows in one statement (the hot path of whoami and every sign-in): the
+// credentials, identifiers and addresses come as JSON arrays of rows, in the order `hydrate` reads
+// them, and the text is fixed, so Kysely neither builds nor compiles anything per call.
+const rowsOf = (table: string, columns: string[], order: string) =>
+  `(select json_group_array(json_object(${columns.map((c) => `'${c}', ${c}`).join(", ")}) order by ${order}) from ${table} where identity_id = i.id)`;
+const credentialColumns = [
+  "id",
+  "identity_id",
+  "type",
+  "config",
+  "version",
+  "created_at",
+  "updated_at",
+];
+const identifierColumns = [
+  "id",
+  "credential_id",
+  "identity_id",
+  "type",
+  "identifier",
+  "created_at",
+];
+const addressColumns = ["id", "identity_id", "value", "via", "created_at", "updated_at"];
+const verifiableColumns = [...addressColumns, "verified", "status", "verified_at"];
+const oneIdentitySql = (withIdentifiers: boolean) =>
+  `select i.*, ${rowsOf("identity_credentials", credentialColumns, "type")} as credentials_json, ` +
+  `${withIdentifiers ? rowsOf("identity_credential_identifiers", identifierColumns, "identifier") : "'[]'"} as identifiers_json, ` +
+  `${rowsOf("identity_verifiable_addresses", verifiableColumns, "created_at, via")} as verifiable_json, ` +
+  `${rowsOf("identity_recovery_addresses", addressColumns, "created_at, via")} as recovery_json ` +
+  `from identities i where i.id = ?`;
+export const oneIdentityStatements = {
+  withIdentifiers: oneIdentitySql(true),
+  withoutIdentifiers: oneIdentitySql(false),
+};
+
+type OneIdentityRow = Selectable<Database["identities"]> & {
+  credentials_json: string;
+  identifiers_json: string;
+  verifiable_json: string;
+  recovery_json: string;
+};
+
 export async function findIdentity(
   db: Executor,
   id: string,
   options: IdentityReadOptions = {},
 ): Promise<Identity | undefined> {
-  const [identity] = await hydrate(db, [id], options);
+  const text =
+    options.credentialIdentifiers === false
+      ? oneIdentityStatements.withoutIdentifiers
+      : oneIdentityStatements.withIdentifiers;
+  const { rows } = await db.executeQuery<OneIdentityRow>(CompiledQuery.raw(text, [id]));
+  const row = rows[0];
+  if (!row) return undefined;
+  const { credentials_json, identifiers_json, verifiable_json, recovery_json, ...identityRow } =
+    row;
+  const [identity] = assemble([id], {
+    rows: [identityRow],
+    credentials: JSON.parse(credentials_json) as IdentityRows["credentials"],
+    identifiers: JSON.parse(identifiers_json) as IdentityRows["identifiers"],
+    verifiable: JSON.parse(verifiable_json) as IdentityRows["verifiable"],
+    recovery: JSON.parse(recovery_json) as IdentityRows["recovery"],
+  });
   return identity;
 }
 
