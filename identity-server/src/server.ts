@@ -91,7 +91,10 @@ export async function startIdentityServer(
     config.publicBaseUrl,
     config.dataDir,
   );
-  const db = await openDatabase(config.dataDir, { migrate: config.migrateOnStart });
+  const db = await openDatabase(config.dataDir, {
+    migrate: config.migrateOnStart,
+    synchronous: config.sqliteSynchronous,
+  });
   if (!config.migrateOnStart) {
     try {
       await refusePendingMigrations(db, config.oauth2.enabled);

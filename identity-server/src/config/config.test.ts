@@ -18,6 +18,7 @@ describe("loadConfig", () => {
       flowLifespanMs: 3_600_000,
       secrets: undefined,
       logLevel: "info",
+      sqliteSynchronous: "normal",
     });
     expect(config.schemaPath).toMatch(/identity-server[/\\]identity\.schema\.json$/);
     expect(config).toMatchObject({
@@ -93,6 +94,7 @@ describe("loadConfig", () => {
       [{ IDENTITY_PASSWORD_MIN_LENGTH: "4" }, /IDENTITY_PASSWORD_MIN_LENGTH/],
       [{ IDENTITY_SECRET: "too-short" }, /IDENTITY_SECRET/],
       [{ IDENTITY_LOG_LEVEL: "loud" }, /IDENTITY_LOG_LEVEL/],
+      [{ IDENTITY_SQLITE_SYNCHRONOUS: "off" }, /IDENTITY_SQLITE_SYNCHRONOUS/],
       [{ IDENTITY_CODE_LIFESPAN: "0s" }, /IDENTITY_CODE_LIFESPAN/],
       [{ IDENTITY_CODE_MAX_SUBMISSIONS: "0" }, /IDENTITY_CODE_MAX_SUBMISSIONS/],
       [{ IDENTITY_PRIVILEGED_SESSION_MAX_AGE: "soon" }, /IDENTITY_PRIVILEGED_SESSION_MAX_AGE/],

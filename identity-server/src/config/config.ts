@@ -57,6 +57,8 @@ export interface IdentityServerConfig {
   dataDir: string;
   /** Apply pending migrations at start (under the database's write lock); false refuses to start. */
   migrateOnStart: boolean;
+  /** SQLite's `synchronous` for the store: "normal" (no disk flush per commit) or "full". */
+  sqliteSynchronous: "normal" | "full";
   schemaPath: string;
   passwordMinLength: number;
   /** The product's words (its name…) a password may not be built on (NIST SP 800-63B context words). */
@@ -136,6 +138,7 @@ const envSchema = z.object({
     .pipe(z.array(httpUrl)),
   IDENTITY_DATA_DIR: z.string().trim().min(1).default("./data"),
   IDENTITY_MIGRATE_ON_START: flag.default(true),
+  IDENTITY_SQLITE_SYNCHRONOUS: z.enum(["normal", "full"]).default("normal"),
   IDENTITY_SCHEMA_PATH: z.string().trim().min(1).default(defaultSchemaPath),
   IDENTITY_PASSWORD_MIN_LENGTH: z.coerce.number().int().min(6).max(1024).default(12),
   IDENTITY_PASSWORD_CONTEXT_WORDS: z
@@ -231,6 +234,7 @@ export function loadConfig(env: Record<string, string | undefined>): IdentitySer
     allowedReturnUrls: e.IDENTITY_ALLOWED_RETURN_URLS,
     dataDir: path.resolve(e.IDENTITY_DATA_DIR),
     migrateOnStart: e.IDENTITY_MIGRATE_ON_START,
+    sqliteSynchronous: e.IDENTITY_SQLITE_SYNCHRONOUS,
     schemaPath: path.resolve(e.IDENTITY_SCHEMA_PATH),
     passwordMinLength: e.IDENTITY_PASSWORD_MIN_LENGTH,
     // The authenticator apps' issuer is the product's name as people see it: a context word too.
