@@ -40,7 +40,8 @@ export async function seedSessions(dataDir: string, identityIds: string[]): Prom
             createdAt: now,
             updatedAt: now,
           };
-          await saveSession(db, session, hashToken(token));
+          // New rows (no look-up for an existing session or its devices), as a login saves them.
+          await saveSession(db, session, hashToken(token), { isNew: true });
           tokens.push(token);
         }
         await sql`commit`.execute(db);
