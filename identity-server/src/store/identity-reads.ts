@@ -155,7 +155,7 @@ const oneIdentitySql = (withIdentifiers: boolean) =>
   `${rowsOf("identity_verifiable_addresses", verifiableColumns, "created_at, via")} as verifiable_json, ` +
   `${rowsOf("identity_recovery_addresses", addressColumns, "created_at, via")} as recovery_json ` +
   `from identities i where i.id = ?`;
-export const oneIdentityStatements = {
+const oneIdentityStatements = {
   withIdentifiers: oneIdentitySql(true),
   withoutIdentifiers: oneIdentitySql(false),
 };

@@ -62,7 +62,7 @@ function assemble(rows: SessionRow[], devices: DeviceRow[]): Session[] {
 // The session of a token with its devices in one statement of fixed text (every authenticated
 // request starts here): no query building per call, one round through SQLite instead of two.
 const deviceColumns = ["id", "session_id", "ip_address", "user_agent", "location", "created_at"];
-export const sessionByTokenStatement =
+const sessionByTokenStatement =
   `select s.*, (select json_group_array(json_object(${deviceColumns.map((c) => `'${c}', ${c}`).join(", ")}) ` +
   `order by created_at) from session_devices where session_id = s.id) as devices_json ` +
   `from sessions s where s.token_hash = ?`;
