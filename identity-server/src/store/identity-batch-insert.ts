@@ -3,9 +3,10 @@ import type { Identity } from "../identity/identity.ts";
 import { DuplicateIdentityError, insertIdentity } from "./identity-writes.ts";
 import type { Database } from "./schema.ts";
 
-// Identities per transaction: each commit waits for a disk flush (synchronous=FULL), so one
-// commit per identity made a 100,000-identity import take minutes; a transaction holds the
-// store's only connection, so it is kept short enough (a few tens of ms) not to stall requests.
+// Identities per transaction: each commit appends to the WAL (and waits for a disk flush with
+// IDENTITY_SQLITE_SYNCHRONOUS=full), so one commit per identity made a 100,000-identity import
+// take minutes; a transaction holds the store's only connection, so it is kept short enough (a
+// few tens of ms) not to stall requests.
 const perTransaction = 100;
 
 /**
