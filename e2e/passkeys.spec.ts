@@ -113,9 +113,10 @@ test("a passkey and a security key added in settings; password + security key si
   await expect(keys.getByText(/^Added on /)).toBeVisible();
 
   // Password, then the security key, which the second-factor step offers first.
-  // The passkey would answer the sign-in page's autofill at once: no touch until the second step.
-  await signOutAtPortal(page);
+  // The passkey would answer the sign-in page's autofill at once, as soon as the sign-out lands
+  // there: no touch until the second step.
   await authenticator.answersByItself(false);
+  await signOutAtPortal(page);
   await signInWithPassword(page, email);
   await expect(page.getByRole("heading", { level: 1 })).not.toHaveText("Sign in");
   await authenticator.answersByItself(true);

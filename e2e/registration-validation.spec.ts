@@ -38,7 +38,7 @@ for (const javaScriptEnabled of [true, false]) {
     });
 
     test("empty fields are required", async ({ page }) => {
-      await page.getByRole("button", { name: "Sign up" }).click();
+      await page.getByRole("button", { name: "Sign up", exact: true }).click();
       for (const label of ["Email", "Confirm email", "Password", "Confirm password"]) {
         await expectFieldError(page, label, messages.required);
       }
@@ -53,7 +53,7 @@ for (const javaScriptEnabled of [true, false]) {
         password: "short",
         confirmPassword: "different",
       });
-      await page.getByRole("button", { name: "Sign up" }).click();
+      await page.getByRole("button", { name: "Sign up", exact: true }).click();
       await expectFieldError(page, "Email", messages.invalidEmail);
       await expectFieldError(page, "Confirm email", messages.emailsMustMatch);
       await expectFieldError(page, "Password", messages.strength);
@@ -67,7 +67,7 @@ for (const javaScriptEnabled of [true, false]) {
       const email = uniqueEmail("composition");
       const password = "correcthorsebatterystaple";
       await fill(page, { email, confirmEmail: email, password, confirmPassword: password });
-      await page.getByRole("button", { name: "Sign up" }).click();
+      await page.getByRole("button", { name: "Sign up", exact: true }).click();
       await expectFieldError(page, "Password", messages.strength);
       const created = await fetch(
         `${identityAdminUrl}/admin/identities?credentials_identifier=${encodeURIComponent(email)}`,
@@ -83,7 +83,7 @@ for (const javaScriptEnabled of [true, false]) {
         password: strongPassword,
         confirmPassword: "mismatch",
       });
-      await page.getByRole("button", { name: "Sign up" }).click();
+      await page.getByRole("button", { name: "Sign up", exact: true }).click();
       await expectFieldError(page, "Confirm password", messages.passwordsMustMatch);
       await expect(page.getByLabel("Confirm email")).not.toHaveAttribute("aria-invalid", "true");
     });
@@ -99,7 +99,7 @@ for (const javaScriptEnabled of [true, false]) {
         password: strongPassword,
         confirmPassword: strongPassword,
       });
-      await page.getByRole("button", { name: "Sign up" }).click();
+      await page.getByRole("button", { name: "Sign up", exact: true }).click();
       await expect(page.getByText(/already exists|exists already/)).toBeVisible();
     });
 
@@ -108,7 +108,7 @@ for (const javaScriptEnabled of [true, false]) {
       // On the offline breached-password list, and strong enough for the portal's own rules.
       const common = "Nick1234-rem936";
       await fill(page, { email, confirmEmail: email, password: common, confirmPassword: common });
-      await page.getByRole("button", { name: "Sign up" }).click();
+      await page.getByRole("button", { name: "Sign up", exact: true }).click();
       await expectFieldError(page, "Password", "appeared in a data breach");
     });
   });

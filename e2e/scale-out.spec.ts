@@ -57,7 +57,7 @@ test("two portal instances behind a round-robin proxy: sign up, verify, authenti
     await page.getByLabel("Confirm email").fill(email);
     await page.getByLabel("Password", { exact: true }).fill(strongPassword);
     await page.getByLabel("Confirm password").fill(strongPassword);
-    await page.getByRole("button", { name: "Sign up" }).click();
+    await page.getByRole("button", { name: "Sign up", exact: true }).click();
     await expect(
       page.getByRole("heading", { level: 1, name: "Verify your account" }),
     ).toBeVisible();

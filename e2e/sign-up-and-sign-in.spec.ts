@@ -15,7 +15,7 @@ async function fillSignUp(page: Page, email: string, password = strongPassword):
   await page.getByLabel("Confirm email").fill(email);
   await page.getByLabel("Password", { exact: true }).fill(password);
   await page.getByLabel("Confirm password").fill(password);
-  await page.getByRole("button", { name: "Sign up" }).click();
+  await page.getByRole("button", { name: "Sign up", exact: true }).click();
 }
 
 async function signIn(page: Page, email: string, password: string): Promise<void> {

@@ -49,7 +49,7 @@ test("strict: sign up from the agency product, verify, come back signed in, sign
   await page.getByLabel("Confirm email").fill(email);
   await page.getByLabel("Password", { exact: true }).fill(strongPassword);
   await page.getByLabel("Confirm password").fill(strongPassword);
-  await page.getByRole("button", { name: "Sign up" }).click();
+  await page.getByRole("button", { name: "Sign up", exact: true }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Verify your account" })).toBeVisible();
   await page
     .getByLabel("Verification code")

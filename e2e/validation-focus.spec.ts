@@ -22,7 +22,7 @@ test.describe("focus after a submission (JavaScript on)", () => {
     await page.getByRole("textbox", { name: /^confirm e-?mail$/i }).fill(email);
     await page.getByLabel("Password", { exact: true }).fill(strongPassword);
     await page.getByLabel("Confirm password").fill(strongPassword);
-    await page.getByRole("button", { name: "Sign up" }).click();
+    await page.getByRole("button", { name: "Sign up", exact: true }).click();
 
     await expect(page).toHaveURL(/\/en\/verification/);
     await expect(page.getByRole("heading", { level: 1 })).toBeFocused();

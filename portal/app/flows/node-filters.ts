@@ -38,3 +38,14 @@ export function insertAfter(
     return [...nodes.filter((n) => !isSubmitNode(n)), ...extra, ...nodes.filter(isSubmitNode)];
   return [...nodes.slice(0, index + 1), ...extra, ...nodes.slice(index + 1)];
 }
+
+/**
+ * The passkey beside the password form, not inside it: its nodes after the password's button
+ * (sign-in and sign-up), so the page's first and main action stays the form people fill in.
+ */
+export function passkeyLast(nodes: readonly UiNode[]): UiNode[] {
+  return [
+    ...nodes.filter((node) => node.group !== "passkey"),
+    ...nodes.filter((node) => node.group === "passkey"),
+  ];
+}

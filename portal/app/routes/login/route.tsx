@@ -1,4 +1,3 @@
-import type { UiNode } from "@portal/client";
 import { lazy, useEffect, useRef, useState } from "react";
 import type { ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/route";
@@ -7,6 +6,7 @@ import { flowAction, flowLoader } from "../../flows/flow-route-module.server.ts"
 import { FlowForm } from "../../flows/flow-form.tsx";
 import { FlowMessages } from "../../flows/flow-messages.tsx";
 import { codeErrorsOnField } from "../../flows/code-errors.ts";
+import { passkeyLast } from "../../flows/node-filters.ts";
 import { isRecord } from "../../flows/node-guards.ts";
 import { useTranslator } from "../../i18n/translator-context.tsx";
 import { Alert } from "../../ui/alert.tsx";
@@ -67,16 +67,7 @@ export function shouldRevalidate(args: ShouldRevalidateFunctionArgs) {
 
 const rememberMeName = "remember_me";
 
-/**
- * "Sign in with passkey" beside the password form, not inside it: the passkey's nodes come after
- * the password's button, and its own button is the outlined one (the page has one main action).
- */
-function passkeyLast(nodes: readonly UiNode[]): UiNode[] {
-  return [
-    ...nodes.filter((node) => node.group !== "passkey"),
-    ...nodes.filter((node) => node.group === "passkey"),
-  ];
-}
+/** "Sign in with passkey" is the outlined button: the page has one main action. */
 const loginOptions = { secondaryButtons: ["passkey_login_trigger"] };
 
 export default function Login({ loaderData, actionData }: Route.ComponentProps) {

@@ -53,6 +53,23 @@ describe("signing up with a passkey", () => {
     expect(screen.getByRole("button", { name: "Sign up" })).toBeEnabled();
   });
 
+  it("puts the passkey after the password form, whatever order the flow gives", async () => {
+    const passkeyFirst = {
+      ...flow,
+      ui: { ...flow.ui, nodes: [...passkeySignUpNodes(), ...password.ui.nodes] },
+    };
+    renderRoute({
+      path: "/:lang/registration",
+      url: "/en/registration?flow=f1",
+      Component: Registration,
+      loader: () => ({ flow: passkeyFirst, notice: undefined, nodna: false }),
+    });
+    await screen.findByLabelText("Email");
+    const names = screen.getAllByRole("button").map((button) => button.textContent);
+    expect(names.indexOf("Sign up")).toBeGreaterThanOrEqual(0);
+    expect(names.indexOf("Sign up with passkey")).toBeGreaterThan(names.indexOf("Sign up"));
+  });
+
   it("checks the e-mail address before the browser makes a passkey", async () => {
     renderRoute({
       path: "/:lang/registration",

@@ -1,5 +1,5 @@
 import type { UiNode } from "@portal/client";
-import { insertAfter, withoutNames } from "../../flows/node-filters.ts";
+import { insertAfter, passkeyLast, withoutNames } from "../../flows/node-filters.ts";
 import { fieldNames } from "./validation.ts";
 
 /** Fields the portal adds to the identity service's form (spec §5: required, group "code"). */
@@ -27,7 +27,9 @@ export function registrationNodes(nodes: readonly UiNode[]): UiNode[] {
   const withEmail = insertAfter(withoutPhone, fieldNames.email, [
     confirmNode(fieldNames.confirmEmail, "email"),
   ]);
-  return insertAfter(withEmail, fieldNames.password, [
-    confirmNode(fieldNames.confirmPassword, "password"),
-  ]);
+  return passkeyLast(
+    insertAfter(withEmail, fieldNames.password, [
+      confirmNode(fieldNames.confirmPassword, "password"),
+    ]),
+  );
 }

@@ -167,6 +167,8 @@ export default function Registration({ loaderData, actionData }: Route.Component
           onFieldInput,
           onFieldBlur: (name) => check("blur", name),
           beforeTrigger,
+          // "Sign up with passkey" is the outlined button: the page has one main action.
+          secondaryButtons: ["passkey_register_trigger"],
         }}
         showErrorSummary={actionData !== undefined || live.submitted}
       />
