@@ -84,9 +84,7 @@ export function shouldRevalidate({ currentParams, nextParams }: ShouldRevalidate
 }
 
 export const links: Route.LinksFunction = () => [
-  // A stylesheet React manages (precedence): it goes into the head before the module preloads,
-  // so it is requested first and its download does not wait behind the scripts' (issue 20).
-  { rel: "stylesheet", href: appStylesHref, precedence: "default" },
+  { rel: "stylesheet", href: appStylesHref },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
 
