@@ -2,6 +2,7 @@ import type { Flow, FlowKind, FlowType } from "../selfservice/flow.ts";
 import type { UiContainer } from "../ui/nodes.ts";
 import type { Executor, FlowsTable } from "./schema.ts";
 import { firstRow } from "./first-row.ts";
+import { internalContextSql } from "./flow-ceremonies.ts";
 
 function toRow(flow: Flow): FlowsTable {
   return {
@@ -59,12 +60,19 @@ export async function insertFlow(db: Executor, flow: Flow): Promise<void> {
   await db.insertInto("selfservice_flows").values(toRow(flow)).execute();
 }
 
-/** Saves the flow; the submit counter is left alone because only `incrementSubmitCount` moves it. */
+/**
+ * Saves the flow; the submit counter is left alone because only `incrementSubmitCount` moves it,
+ * and so are the stored ceremony challenges this request did not issue (flow-ceremonies.ts).
+ */
 export async function updateFlow(db: Executor, flow: Flow, now: Date): Promise<void> {
   flow.updatedAt = now;
   // eslint-disable-next-line @typescript-eslint/no-unused-vars
-  const { id, submit_count, ...rest } = toRow(flow);
-  await db.updateTable("selfservice_flows").set(rest).where("id", "=", id).execute();
+  const { id, submit_count, internal_context, ...rest } = toRow(flow);
+  await db
+    .updateTable("selfservice_flows")
+    .set({ ...rest, internal_context: internalContextSql(flow, internal_context) })
+    .where("id", "=", id)
+    .execute();
 }
 
 /**

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Kysely } from "kysely";
 import type { Flow } from "../../selfservice/flow.ts";
 import { openDatabase } from "../../store/database.ts";
-import { findFlow, insertFlow } from "../../store/flows.ts";
+import { findFlow, insertFlow, updateFlow } from "../../store/flows.ts";
 import type { Database } from "../../store/schema.ts";
 import { ceremonyKey, consumeCeremony, storeCeremony } from "./ceremony-challenge.ts";
 import { WebAuthnRefused } from "./webauthn-refused.ts";
@@ -23,11 +23,11 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function flow(id: string): Flow {
+function flow(id: string, kind: Flow["kind"] = "login"): Flow {
   const now = new Date();
   return {
     id,
-    kind: "login",
+    kind,
     type: "browser",
     state: "choose_method",
     requestUrl: "http://localhost/self-service/login/browser",
@@ -84,4 +84,43 @@ describe("ceremony challenges", () => {
     await insertFlow(db, other);
     expect(await reasonOf(consumeCeremony(db, other, key))).toMatch(/another flow/);
   });
+
+  // The attack: a wrong-password post reads the flow, the passkey answer takes the challenge, the
+  // slow post then saves its copy of the flow; the spent challenge must not come back.
+  const kinds = ["login", "registration", "settings"] as const;
+  const strategies = ["passkey", "webauthn"] as const;
+  let n = 10;
+  for (const kind of kinds) {
+    for (const strategy of strategies) {
+      it(`stay spent when a ${kind} flow read earlier is saved (${strategy})`, async () => {
+        const k = ceremonyKey(strategy);
+        const stored = flow(`8f1a1f0e-0000-4000-8000-0000000000${n++}`, kind);
+        storeCeremony(stored, k, { challenge: "spent" });
+        stored.internalContext.other = "kept";
+        await insertFlow(db, stored);
+        const slow = await findFlow(db, kind, stored.id);
+        const answer = await findFlow(db, kind, stored.id);
+        if (!slow || !answer) throw new Error("flow not stored");
+        await consumeCeremony(db, answer, k);
+        slow.internalContext.other = "changed";
+        await updateFlow(db, slow, new Date());
+        const after = await findFlow(db, kind, stored.id);
+        expect(after?.internalContext[k]).toBeUndefined();
+        expect(after?.internalContext.other).toBe("changed");
+        expect(await reasonOf(consumeCeremony(db, slow, k))).toMatch(/already used/);
+
+        // A challenge the saving request issued itself is written, once.
+        storeCeremony(slow, k, { challenge: "fresh" });
+        await updateFlow(db, slow, new Date());
+        const again = await findFlow(db, kind, stored.id);
+        if (!again) throw new Error("flow not stored");
+        expect(await consumeCeremony(db, again, k)).toEqual({
+          challenge: "fresh",
+          flow_id: stored.id,
+        });
+        await updateFlow(db, slow, new Date());
+        expect((await findFlow(db, kind, stored.id))?.internalContext[k]).toBeUndefined();
+      });
+    }
+  }
 });

@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { Flow } from "../../selfservice/flow.ts";
+import { markCeremonyIssued, type CeremonyKey } from "../../store/flow-ceremonies.ts";
 import type { Executor } from "../../store/schema.ts";
 import { WebAuthnRefused } from "./webauthn-refused.ts";
 
@@ -18,13 +19,21 @@ export interface CeremonySession {
 }
 
 /** The internal-context key of a strategy's ceremony, e.g. `passkey_session_data`. */
-export function ceremonyKey(strategy: "passkey" | "webauthn"): string {
+export function ceremonyKey(strategy: "passkey" | "webauthn"): CeremonyKey {
   return `${strategy}_session_data`;
 }
 
-/** Keeps the challenge of options just shown; a newer one replaces it. */
-export function storeCeremony(flow: Flow, key: string, session: Omit<CeremonySession, "flow_id">) {
+/**
+ * Keeps the challenge of options just shown; a newer one replaces it. Only a flow save after this
+ * writes the key (a save of a flow read earlier keeps the stored challenge, or its absence).
+ */
+export function storeCeremony(
+  flow: Flow,
+  key: CeremonyKey,
+  session: Omit<CeremonySession, "flow_id">,
+) {
   flow.internalContext[key] = { ...session, flow_id: flow.id } satisfies CeremonySession;
+  markCeremonyIssued(flow, key);
 }
 
 function isCeremonySession(value: unknown): value is CeremonySession {
@@ -42,7 +51,7 @@ function isCeremonySession(value: unknown): value is CeremonySession {
 export async function consumeCeremony(
   db: Executor,
   flow: Flow,
-  key: string,
+  key: CeremonyKey,
 ): Promise<CeremonySession> {
   const session = flow.internalContext[key];
   delete flow.internalContext[key];
