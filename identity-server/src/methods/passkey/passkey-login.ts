@@ -9,7 +9,7 @@ import {
 import type { Flow } from "../../selfservice/flow.ts";
 import { methodFields } from "../../selfservice/method-fields.ts";
 import { updateFlow } from "../../store/flows.ts";
-import { findIdentityByIdentifier, updateCredentialConfig } from "../../store/identities.ts";
+import { findIdentityByIdentifier } from "../../store/identities.ts";
 import { uiText } from "../../text/messages.ts";
 import { findInput, inputNode, upsertNode } from "../../ui/nodes.ts";
 import { ValidationError } from "../../ui/validation-error.ts";
@@ -30,6 +30,7 @@ import {
   webAuthnConfigOf,
   webAuthnRecordsOf,
 } from "../webauthn-base/credential-records.ts";
+import { saveUsedRecord } from "../webauthn-base/used-record.ts";
 import { passkeyCount, passkeyDisplayName } from "./passkey-credentials.ts";
 import {
   passkeyChallengeNode,
@@ -140,18 +141,14 @@ async function passkeyLogin(step: LoginStep, assertionJson: string): Promise<Ide
       session.challenge,
       record,
     );
-    const next = {
-      ...found.credential.config,
-      credentials: config.credentials.map((r) => (r === record ? updated : r)),
-    };
-    await updateCredentialConfig(ctx.db, found.credential.id, next, ctx.now());
-    found.credential.config = next;
+    // Only this passkey's counter is written, against the credential as stored now.
+    const identity = await saveUsedRecord(ctx.db, found.identity.id, "passkey", updated, ctx.now());
+    recordPasswordLogin(ctx, attempt);
+    return identity;
   } catch (error) {
     recordWrongPassword(ctx, attempt);
     throw error;
   }
-  recordPasswordLogin(ctx, attempt);
-  return found.identity;
 }
 
 /** The passkey as a first factor (Kratos' passkey strategy: AMR `passkey`, aal1). */

@@ -1,7 +1,6 @@
 import type { ServerContext } from "../../context.ts";
 import type { Identity } from "../../identity/identity.ts";
 import type { Flow } from "../../selfservice/flow.ts";
-import { findIdentity, updateCredentialConfig } from "../../store/identities.ts";
 import { uiText } from "../../text/messages.ts";
 import { upsertNode } from "../../ui/nodes.ts";
 import {
@@ -19,6 +18,7 @@ import {
   webAuthnConfigOf,
   type WebAuthnCredentialRecord,
 } from "../webauthn-base/credential-records.ts";
+import { saveUsedRecord } from "../webauthn-base/used-record.ts";
 import { WebAuthnRefused } from "../webauthn-base/webauthn-refused.ts";
 import { webauthnCredentialOf } from "./security-keys.ts";
 import {
@@ -52,23 +52,6 @@ export async function offerKeys(
   upsertNode(flow.ui, webauthnLoginInputNode());
 }
 
-/** Stores the key's new counter (and backup state) in the same row the key was read from. */
-async function saveUsedKey(ctx: ServerContext, identityId: string, used: WebAuthnCredentialRecord) {
-  await ctx.db.transaction().execute(async (trx) => {
-    const current = await findIdentity(trx, identityId);
-    const credential = current ? webauthnCredentialOf(current) : undefined;
-    if (!credential) return;
-    const config = webAuthnConfigOf(credential);
-    const credentials = config.credentials.map((record) => (record.id === used.id ? used : record));
-    await updateCredentialConfig(
-      trx,
-      credential.id,
-      { ...credential.config, credentials },
-      ctx.now(),
-    );
-  });
-}
-
 /**
  * Checks an assertion: the flow's challenge is taken first (single use, whatever follows), the key
  * must be one of `keys`, and signature, origin, RP id and counter must verify; the key's new
@@ -91,5 +74,5 @@ export async function verifyKeyAssertion(
     ceremony.challenge,
     stored,
   );
-  await saveUsedKey(ctx, identity.id, used);
+  await saveUsedRecord(ctx.db, identity.id, "webauthn", used, ctx.now());
 }
