@@ -57,7 +57,7 @@ interface Flow {
 }
 
 function nodeValue(flow: Flow, name: string): string {
-  const value: unknown = inputAttributes(flow as never, name)?.value;
+  const value: unknown = inputAttributes(flow, name)?.value;
   if (typeof value !== "string") throw new Error(`the flow has no ${name} value`);
   return value;
 }

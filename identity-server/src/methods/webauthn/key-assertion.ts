@@ -13,11 +13,7 @@ import {
   consumeCeremony,
   storeCeremony,
 } from "../webauthn-base/ceremony-challenge.ts";
-import {
-  findRecord,
-  webAuthnConfigOf,
-  type WebAuthnCredentialRecord,
-} from "../webauthn-base/credential-records.ts";
+import { findRecord, type WebAuthnCredentialRecord } from "../webauthn-base/credential-records.ts";
 import { saveUsedRecord } from "../webauthn-base/used-record.ts";
 import { WebAuthnRefused } from "../webauthn-base/webauthn-refused.ts";
 import { webauthnCredentialOf } from "./security-keys.ts";
