@@ -25,6 +25,7 @@ const identityServerIsolated = [
   "src/flows/registration/added-method.test.ts",
   "src/flows/verification/added-method.test.ts",
   "src/hardening/security-enumeration.test.ts",
+  "src/methods/passkey/passkey-races.test.ts",
   "src/oauth2/client-authentication.test.ts",
   "src/rate-limit/password-limits.test.ts",
   "src/tracing/**/*.test.ts",

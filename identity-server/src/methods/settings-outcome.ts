@@ -10,16 +10,40 @@ import { deleteTrustedDevicesOf } from "../store/trusted-devices.ts";
  *   and it is answered as it is (Kratos' ErrStrategyAsksToReturnToUI: JSON 200, browsers 303).
  */
 export type SettingsOutcome =
-  | { kind: "save"; identity: Identity; effects?: (db: Executor) => Promise<void> }
+  | {
+      kind: "save";
+      identity: Identity;
+      effects?: (db: Executor) => Promise<void>;
+      /**
+       * The same change applied to the identity as stored at save time (read again in the saving
+       * transaction): a strategy that changes one credential gives it, so whatever another request
+       * changed since the session's copy was read (a passkey added, removed, or its counter moved
+       * by a sign-in) is kept instead of overwritten. It may throw, e.g. when the change no
+       * longer applies.
+       */
+      rebase?: (current: Identity) => Identity;
+    }
   | { kind: "show-form" };
+
+type Rebase = (current: Identity) => Identity;
 
 export const save = (
   identity: Identity,
   effects?: (db: Executor) => Promise<void>,
-): SettingsOutcome => ({ kind: "save", identity, ...(effects ? { effects } : {}) });
+  rebase?: Rebase,
+): SettingsOutcome => ({
+  kind: "save",
+  identity,
+  ...(effects ? { effects } : {}),
+  ...(rebase ? { rebase } : {}),
+});
 
 /** Saves an identity that lost a second factor: browsers trusted under it must prove themselves again. */
-export const saveWithoutSecondFactor = (identity: Identity): SettingsOutcome =>
-  save(identity, async (db) => {
-    await deleteTrustedDevicesOf(db, identity.id);
-  });
+export const saveWithoutSecondFactor = (identity: Identity, rebase?: Rebase): SettingsOutcome =>
+  save(
+    identity,
+    async (db) => {
+      await deleteTrustedDevicesOf(db, identity.id);
+    },
+    rebase,
+  );

@@ -11,8 +11,8 @@ import type {
 // attestation `none`, and answers in the JSON @simplewebauthn/browser's startRegistration and
 // startAuthentication produce. The attestation object and the COSE key are encoded with the CBOR
 // encoder @simplewebauthn/server exports (`isoCBOR` from its helpers), nothing by hand. Origin,
-// counter and user handle can be forced per call, so tests can forge a wrong origin, a counter
-// that goes back, or replay an answer.
+// counter, user handle and a new credential's id can be forced per call, so tests can forge a wrong
+// origin, a counter that goes back, a credential id registered already, or replay an answer.
 
 interface SoftwareCredential {
   id: Buffer;
@@ -83,13 +83,13 @@ export class SoftwareAuthenticator {
   /** navigator.credentials.create(): a new ES256 credential for the options' RP and user. */
   register(
     options: Wrapped<PublicKeyCredentialCreationOptionsJSON>,
-    forced: { origin?: string } = {},
+    forced: { origin?: string; credentialId?: Buffer } = {},
   ): RegistrationResponseJSON {
     const o = unwrap(options);
     const { privateKey, publicKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
     const rpId = o.rp.id ?? new URL(this.origin).hostname;
     const credential: SoftwareCredential = {
-      id: randomBytes(32),
+      id: forced.credentialId ?? randomBytes(32),
       privateKey,
       rpId,
       userHandle: o.user.id,

@@ -15,7 +15,7 @@ import {
   type ActiveSession,
 } from "../../session/session-manager.ts";
 import { findFlow, insertFlow, updateFlow } from "../../store/flows.ts";
-import { DuplicateIdentityError, updateIdentity } from "../../store/identities.ts";
+import { DuplicateIdentityError, findIdentity, updateIdentity } from "../../store/identities.ts";
 import { uiText } from "../../text/messages.ts";
 import { resetMessages, sortNodes } from "../../ui/nodes.ts";
 import { ValidationError } from "../../ui/validation-error.ts";
@@ -115,7 +115,7 @@ async function completeSettings(
   active: ActiveSession,
   outcome: Extract<SettingsOutcome, { kind: "save" }>,
 ): Promise<FastifyReply> {
-  const updated = outcome.identity;
+  let updated = outcome.identity;
   const returnTo = secureRedirectTo(ctx.returnToPolicy, {
     sourceUrl: flow.requestUrl,
     defaultReturnUrl: uiUrl(ctx, "/settings", flow.id),
@@ -123,6 +123,9 @@ async function completeSettings(
   const done: Flow = { ...flow, state: "success", ui: { ...flow.ui, nodes: [] } };
   try {
     await ctx.db.transaction().execute(async (trx) => {
+      // The change on the identity as stored now, not on the session's older copy.
+      const current = outcome.rebase ? await findIdentity(trx, updated.id) : undefined;
+      if (current && outcome.rebase) updated = outcome.rebase(current);
       await updateIdentity(trx, updated);
       await outcome.effects?.(trx);
       await populateSettings(ctx, trx, request, reply, done, updated);

@@ -14,6 +14,7 @@ interface Gate {
   release: Promise<void>;
 }
 const gates: Gate[] = [];
+const registrationGates: Gate[] = [];
 
 vi.mock("../webauthn-base/ceremonies.ts", async (importOriginal) => {
   const actual = await importOriginal<typeof import("../webauthn-base/ceremonies.ts")>();
@@ -28,15 +29,24 @@ vi.mock("../webauthn-base/ceremonies.ts", async (importOriginal) => {
       }
       return verified;
     },
+    async verifyRegistration(...args: Parameters<typeof actual.verifyRegistration>) {
+      const verified = await actual.verifyRegistration(...args);
+      const gate = registrationGates.shift();
+      if (gate) {
+        gate.reached();
+        await gate.release;
+      }
+      return verified;
+    },
   };
 });
 
-/** Holds the next verified assertion; `reached` settles once it is held. */
-function holdNextAssertion() {
+/** Holds the next verified assertion (or attestation); `held` settles once it is held. */
+function holdNextAssertion(queue = gates) {
   let reached!: () => void;
   let release!: () => void;
   const held = new Promise<void>((resolve) => (reached = resolve));
-  gates.push({ reached, release: new Promise<void>((resolve) => (release = resolve)) });
+  queue.push({ reached, release: new Promise<void>((resolve) => (release = resolve)) });
   return { held, release };
 }
 
@@ -178,5 +188,32 @@ describe("a passkey sign-in racing settings", () => {
     two.release();
     const statuses = (await Promise.all(answers)).map((answer) => answer.status).sort();
     expect(statuses).toEqual([200, 400]);
+  });
+});
+
+describe("passkey settings racing each other", () => {
+  it("adds a passkey to the list as stored when it is saved, keeping a removal made meanwhile", async () => {
+    const first = new SoftwareAuthenticator(origin);
+    const second = new SoftwareAuthenticator(origin);
+    const third = new SoftwareAuthenticator(origin);
+    const { headers, id } = await signUp(first, "race-settings@example.org");
+    expectStatus(await addPasskey(headers, second), 200);
+
+    const { held, release } = holdNextAssertion(registrationGates);
+    const adding = addPasskey(headers, third);
+    await held;
+    const removed = await settings(headers, () => ({
+      method: "passkey",
+      passkey_remove: hexId(first),
+    }));
+    expectStatus(removed, 200);
+    release();
+    expectStatus(await adding, 200);
+
+    const stored = await storedPasskeys(id);
+    expect(stored?.config.credentials).toHaveLength(2);
+    expectStatus(await signIn(first), 400);
+    expectStatus(await signIn(second), 200);
+    expectStatus(await signIn(third), 200);
   });
 });

@@ -21,6 +21,7 @@ import {
   storeCeremony,
 } from "../webauthn-base/ceremony-challenge.ts";
 import type { WebAuthnCredentialsConfig } from "../webauthn-base/credential-records.ts";
+import { refuseRegisteredCredentialId } from "../webauthn-base/credential-owner.ts";
 import { WebAuthnRefused } from "../webauthn-base/webauthn-refused.ts";
 import { newPasskeyUserHandle, passkeyDisplayNameFields } from "./passkey-credentials.ts";
 import {
@@ -103,6 +104,7 @@ async function passkeyIdentity(
       passwordless: true,
       now,
     });
+    await refuseRegisteredCredentialId(ctx.db, answer.id, "passkey_register", undefined);
     const handle = Buffer.from(session.user_handle, "base64url");
     const identity = buildIdentity(ctx, traits, now);
     const config: WebAuthnCredentialsConfig = {

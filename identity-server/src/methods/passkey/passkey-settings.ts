@@ -5,6 +5,7 @@ import type { Credential, Identity } from "../../identity/identity.ts";
 import type { Flow } from "../../selfservice/flow.ts";
 import { methodFields } from "../../selfservice/method-fields.ts";
 import { addAuthenticationMethod } from "../../session/session-manager.ts";
+import type { Executor } from "../../store/schema.ts";
 import { saveSession } from "../../store/sessions.ts";
 import { uiText } from "../../text/messages.ts";
 import { csrfNode, upsertNode } from "../../ui/nodes.ts";
@@ -25,9 +26,12 @@ import {
 import {
   findRecord,
   findRecordByHex,
+  toWireBase64url,
   webAuthnConfigOf,
+  type WebAuthnCredentialRecord,
   type WebAuthnCredentialsConfig,
 } from "../webauthn-base/credential-records.ts";
+import { alreadyYours, refuseRegisteredCredentialId } from "../webauthn-base/credential-owner.ts";
 import { WebAuthnRefused } from "../webauthn-base/webauthn-refused.ts";
 import {
   countFirstFactorCredentials,
@@ -52,9 +56,20 @@ const settingsFields = methodFields({
 const lockoutReason =
   "unable to remove this security key because it would lock you out of your account";
 
-/** New creation options for a new user handle, excluding the passkeys already registered. */
+/**
+ * The identity's passkey user handle (the text its passkey credential is found by), or a new one
+ * for its first passkey. Every passkey of an identity shares it, as WebAuthn means a user handle,
+ * so the credential's identifiers stay the one handle whatever is added or removed (Kratos makes a
+ * new handle per passkey and keeps them all as identifiers, even of removed passkeys).
+ */
+function userHandleFor(identity: Identity): string {
+  const stored = webAuthnConfigOf(passkeyCredential(identity)).user_handle;
+  return stored ? Buffer.from(stored, "base64").toString("utf8") : newPasskeyUserHandle();
+}
+
+/** New creation options for the identity's user handle, excluding the passkeys already registered. */
 async function issueCreateData(ctx: ServerContext, flow: Flow, identity: Identity, name: string) {
-  const handle = newPasskeyUserHandle();
+  const handle = userHandleFor(identity);
   const options = await createRegistrationOptions(ctx.config.webauthn, {
     userHandle: new TextEncoder().encode(handle),
     userName: name,
@@ -122,32 +137,22 @@ function removePasskey(ctx: ServerContext, identity: Identity, hex: string): Ide
 }
 
 /**
- * Adds the verified passkey to the identity's passkey credential, with its user handle as one
- * more identifier (Kratos gives each added passkey a new handle and keeps the newest in
- * `user_handle`).
+ * The identity with the verified passkey added to its passkey credential; the credential's
+ * identifiers gain the user handle if it is a new one (a first passkey, or a credential from
+ * before handles were shared).
  */
-async function addPasskey(step: SettingsStep, attestation: string): Promise<Identity> {
-  const { ctx, flow, identity } = step;
-  const session = await consumeCeremony(ctx.db, flow, key);
-  if (!session.user_handle) throw new WebAuthnRefused("the challenge has no user handle");
-  const answer = parseRegistrationResponse(attestation);
-  const now = ctx.now();
-  const { record } = await verifyRegistration(ctx.config.webauthn, answer, session.challenge, {
-    passwordless: true,
-    now,
-  });
+function withPasskey(
+  identity: Identity,
+  record: WebAuthnCredentialRecord,
+  handle: Buffer,
+  now: Date,
+): Identity {
   const credential = passkeyCredential(identity);
   const existing = webAuthnConfigOf(credential);
-  if (findRecord(existing.credentials, answer.id)) {
-    // Kratos' ErrCredentialAlreadyRegistered, for clients that ignore excludeCredentials.
-    throw ValidationError.of(
-      "passkey_settings_register",
-      uiText(4000001, {
-        reason: "this security key or passkey is already registered with your account",
-      }),
-    );
+  // Kratos' ErrCredentialAlreadyRegistered, for clients that ignore excludeCredentials.
+  if (findRecord(existing.credentials, toWireBase64url(record.id))) {
+    throw alreadyYours("passkey_settings_register");
   }
-  const handle = Buffer.from(session.user_handle, "base64url");
   const config: WebAuthnCredentialsConfig = {
     credentials: [...existing.credentials, record],
     user_handle: handle.toString("base64"),
@@ -156,7 +161,9 @@ async function addPasskey(step: SettingsStep, attestation: string): Promise<Iden
   const updated: Credential = credential
     ? {
         ...credential,
-        identifiers: [...credential.identifiers, identifier],
+        identifiers: credential.identifiers.includes(identifier)
+          ? credential.identifiers
+          : [...credential.identifiers, identifier],
         config: { ...credential.config, ...config },
         updatedAt: now,
       }
@@ -177,6 +184,25 @@ async function addPasskey(step: SettingsStep, attestation: string): Promise<Iden
 }
 
 /**
+ * Verifies the new passkey against the flow's challenge and refuses a credential id registered
+ * already; the change, as a function of the identity, is applied again when it is saved.
+ */
+async function addPasskey(step: SettingsStep, attestation: string) {
+  const { ctx, flow, identity } = step;
+  const session = await consumeCeremony(ctx.db, flow, key);
+  if (!session.user_handle) throw new WebAuthnRefused("the challenge has no user handle");
+  const answer = parseRegistrationResponse(attestation);
+  const now = ctx.now();
+  const { record } = await verifyRegistration(ctx.config.webauthn, answer, session.challenge, {
+    passwordless: true,
+    now,
+  });
+  await refuseRegisteredCredentialId(ctx.db, answer.id, "passkey_settings_register", identity.id);
+  const handle = Buffer.from(session.user_handle, "base64url");
+  return (current: Identity) => withPasskey(current, record, handle, now);
+}
+
+/**
  * Kratos' passkey settings: CSRF, a privileged session, then remove or add. Adding proves the
  * passkey, so the current session gains a `passkey` (aal1) entry, as in Kratos.
  */
@@ -185,15 +211,19 @@ async function passkeySettingsUpdate(step: SettingsStep): Promise<SettingsOutcom
   return handleSettingsSubmission(step, settingsFields, async (body) => {
     requirePrivilegedSession(ctx, session);
     const remove = typeof body.passkey_remove === "string" ? body.passkey_remove : "";
-    if (remove !== "") return save(removePasskey(ctx, identity, remove));
+    if (remove !== "") {
+      const rebase = (current: Identity) => removePasskey(ctx, current, remove);
+      return save(rebase(identity), undefined, rebase);
+    }
     try {
       const attestation = body.passkey_settings_register;
-      const updated = await addPasskey(step, typeof attestation === "string" ? attestation : "");
+      const rebase = await addPasskey(step, typeof attestation === "string" ? attestation : "");
       const now = ctx.now();
-      return save(updated, async (db) => {
+      const effects = async (db: Executor) => {
         addAuthenticationMethod(session, { method: "passkey", aal: "aal1" }, now);
         await saveSession(db, session, undefined);
-      });
+      };
+      return save(rebase(identity), effects, rebase);
     } catch (error) {
       // The challenge is spent whatever failed: new options, so the form can be used again.
       const name = passkeyDisplayName(ctx, identity);

@@ -783,3 +783,85 @@ describe("passkey re-authentication and browser settings", () => {
     ).toHaveLength(2);
   });
 });
+
+describe("passkey credential ids and user handles", () => {
+  async function settingsOf(token: string) {
+    const headers = { ...json, "x-session-token": token };
+    const shown = await call(`${ts.publicUrl}/self-service/settings/api`, { headers });
+    expect(shown.status, shown.text).toBe(200);
+    const flow = shown.body as Flow;
+    const post = (body: Record<string, unknown>) =>
+      call(`${ts.publicUrl}/self-service/settings?flow=${flow.id}`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify(body),
+      });
+    return { flow, post };
+  }
+
+  async function addWith(
+    token: string,
+    authenticator: SoftwareAuthenticator,
+    credentialId?: Buffer,
+  ) {
+    const { flow, post } = await settingsOf(token);
+    const options = JSON.parse(nodeValue(flow, "passkey_create_data")) as never;
+    return post({
+      method: "passkey",
+      passkey_settings_register: JSON.stringify(
+        authenticator.register(options, credentialId ? { credentialId } : {}),
+      ),
+    });
+  }
+
+  it("refuses a credential id another identity registered (WebAuthn §7.1 step 26): 4000007", async () => {
+    const victim = new SoftwareAuthenticator(origin);
+    await signUp(victim, "dup-id-victim@example.org");
+    const victimId = victim.credentials[0]?.id;
+    if (!victimId) throw new Error("no credential");
+
+    const flow = await registrationFlow();
+    const createData = JSON.parse(nodeValue(flow, "passkey_create_data")) as {
+      credentialOptions: never;
+    };
+    const attacker = new SoftwareAuthenticator(origin);
+    const signUpAnswer = await submit("registration", flow, {
+      method: "passkey",
+      traits: { email: "dup-id-attacker@example.org" },
+      passkey_register: JSON.stringify(
+        attacker.register(createData.credentialOptions, { credentialId: victimId }),
+      ),
+    });
+    refusedWith(signUpAnswer, 4000007);
+
+    const other = new SoftwareAuthenticator(origin);
+    const { token } = await signUp(other, "dup-id-other@example.org");
+    const added = await addWith(token, attacker, victimId);
+    refusedWith(added, 4000007);
+    expect((await signIn(victim)).answer.status).toBe(200);
+  });
+
+  it("gives all of an identity's passkeys one user handle, the credential's one identifier", async () => {
+    const first = new SoftwareAuthenticator(origin);
+    const second = new SoftwareAuthenticator(origin);
+    const third = new SoftwareAuthenticator(origin);
+    const { token, id } = await signUp(first, "one-handle@example.org");
+    expect((await addWith(token, second)).status).toBe(200);
+    expect((await addWith(token, third)).status).toBe(200);
+    const handles = [first, second, third].map((a) => a.credentials[0]?.userHandle);
+    expect(new Set(handles).size).toBe(1);
+
+    const { post } = await settingsOf(token);
+    const hex = Buffer.from(second.credentials[0]?.id ?? []).toString("hex");
+    expect((await post({ method: "passkey", passkey_remove: hex })).status).toBe(200);
+    const stored = await adminIdentity(id);
+    const handle = Buffer.from(handles[0] ?? "", "base64url").toString("utf8");
+    expect(stored.credentials.passkey?.identifiers).toEqual([handle]);
+    expect(
+      (stored.credentials.passkey?.config as { credentials: unknown[] }).credentials,
+    ).toHaveLength(2);
+    expect((await signIn(first)).answer.status).toBe(200);
+    refusedWith((await signIn(second)).answer, 4000043);
+    expect((await signIn(third)).answer.status).toBe(200);
+  });
+});

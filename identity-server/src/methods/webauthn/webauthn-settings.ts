@@ -4,6 +4,7 @@ import { badRequest } from "../../http/errors.ts";
 import type { Identity } from "../../identity/identity.ts";
 import { availableAal } from "../../identity/second-factors.ts";
 import { addAuthenticationMethod } from "../../session/session-manager.ts";
+import type { Executor } from "../../store/schema.ts";
 import { saveSession } from "../../store/sessions.ts";
 import type { Flow } from "../../selfservice/flow.ts";
 import { methodFields } from "../../selfservice/method-fields.ts";
@@ -35,6 +36,7 @@ import {
   webAuthnRecordsOf,
   type WebAuthnCredentialRecord,
 } from "../webauthn-base/credential-records.ts";
+import { alreadyYours, refuseRegisteredCredentialId } from "../webauthn-base/credential-owner.ts";
 import { webauthnCredentialOf, webauthnIdentifiersOf } from "./security-keys.ts";
 import {
   webauthnDisplayNameNode,
@@ -154,30 +156,28 @@ async function addKey(step: SettingsStep, answer: string, displayName: string) {
     passwordless,
     now,
   });
-  const records = webAuthnRecordsOf(identity, "webauthn");
-  if (findRecord(records, response.id)) {
-    throw ValidationError.of(
-      "webauthn_register",
-      uiText(4000001, {
-        reason: "this security key or passkey is already registered with your account",
-      }),
+  await refuseRegisteredCredentialId(ctx.db, response.id, "webauthn_register", identity.id);
+  // The key added to the identity as it is when saved (a sign-in may have moved a counter since).
+  const rebase = (current: Identity) => {
+    const records = webAuthnRecordsOf(current, "webauthn");
+    if (findRecord(records, response.id)) throw alreadyYours("webauthn_register");
+    const identifiers = webauthnIdentifiersOf(ctx.schema, current);
+    // Kratos' validateCredentials: a webauthn credential needs an identifier from the schema.
+    if (identifiers.length === 0) throw ValidationError.of("", uiText(4000009));
+    return withKeys(
+      current,
+      [...records, { ...record, display_name: displayName }],
+      identifiers,
+      now,
     );
-  }
-  const identifiers = webauthnIdentifiersOf(ctx.schema, identity);
-  // Kratos' validateCredentials: a webauthn credential needs an identifier from the schema.
-  if (identifiers.length === 0) throw ValidationError.of("", uiText(4000009));
-  const updated = withKeys(
-    identity,
-    [...records, { ...record, display_name: displayName }],
-    identifiers,
-    now,
-  );
-  return save(updated, async (db) => {
+  };
+  const effects = async (db: Executor) => {
     if (!passwordless) return recordSecondFactorProof(db, session, "webauthn", now);
     // A passwordless key is a first factor: Kratos records it at aal1.
     addAuthenticationMethod(session, { method: "webauthn", aal: "aal1" }, now);
     await saveSession(db, session, undefined);
-  });
+  };
+  return save(rebase(identity), effects, rebase);
 }
 
 /**
@@ -185,7 +185,7 @@ async function addKey(step: SettingsStep, answer: string, displayName: string) {
  * one, when nothing else is left) stays, with Kratos' message; the last key takes the credential
  * with it. Losing a second factor forgets the identity's trusted devices, as unlinking TOTP does.
  */
-function removeKey(ctx: ServerContext, identity: Identity, hexId: string): SettingsOutcome {
+function withoutKey(ctx: ServerContext, identity: Identity, hexId: string): Identity {
   const credential = webauthnCredentialOf(identity);
   if (!credential) {
     throw badRequest("You tried to remove a WebAuthn but you have no WebAuthn set up.");
@@ -207,7 +207,13 @@ function removeKey(ctx: ServerContext, identity: Identity, hexId: string): Setti
       }),
     );
   }
-  return saveWithoutSecondFactor(updated);
+  return updated;
+}
+
+/** The removal, applied again to the identity as stored when it is saved. */
+function removeKey(ctx: ServerContext, identity: Identity, hexId: string): SettingsOutcome {
+  const rebase = (current: Identity) => withoutKey(ctx, current, hexId);
+  return saveWithoutSecondFactor(rebase(identity), rebase);
 }
 
 /**
