@@ -12,7 +12,8 @@ import type {
 // startAuthentication produce. The attestation object and the COSE key are encoded with the CBOR
 // encoder @simplewebauthn/server exports (`isoCBOR` from its helpers), nothing by hand. Origin,
 // counter, user handle and a new credential's id can be forced per call, so tests can forge a wrong
-// origin, a counter that goes back, a credential id registered already, or replay an answer.
+// origin, a counter that goes back, a credential id registered already, a key labelled with the
+// wrong algorithm, or replay an answer.
 
 interface SoftwareCredential {
   id: Buffer;
@@ -38,14 +39,14 @@ function unwrap<T>(options: Wrapped<T>): T {
     : options;
 }
 
-function coseKey(publicKey: KeyObject): Uint8Array {
+function coseKey(publicKey: KeyObject, alg = -7): Uint8Array {
   const jwk = publicKey.export({ format: "jwk" });
   const x = new Uint8Array(Buffer.from(jwk.x ?? "", "base64url"));
   const y = new Uint8Array(Buffer.from(jwk.y ?? "", "base64url"));
-  // kty EC2 (2), alg ES256 (-7), crv P-256 (1), x, y.
+  // kty EC2 (2), alg ES256 (-7) unless a test forges another label, crv P-256 (1), x, y.
   const key = new Map<number, number | Uint8Array>([
     [1, 2],
-    [3, -7],
+    [3, alg],
     [-1, 1],
     [-2, x],
     [-3, y],
@@ -83,7 +84,7 @@ export class SoftwareAuthenticator {
   /** navigator.credentials.create(): a new ES256 credential for the options' RP and user. */
   register(
     options: Wrapped<PublicKeyCredentialCreationOptionsJSON>,
-    forced: { origin?: string; credentialId?: Buffer } = {},
+    forced: { origin?: string; credentialId?: Buffer; alg?: number } = {},
   ): RegistrationResponseJSON {
     const o = unwrap(options);
     const { privateKey, publicKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
@@ -104,7 +105,7 @@ export class SoftwareAuthenticator {
       Buffer.alloc(16), // AAGUID: zeros, as attestation `none` authenticators report
       idLength,
       credential.id,
-      coseKey(publicKey),
+      coseKey(publicKey, forced.alg),
     ]);
     const attestationObject = isoCBOR.encode(
       new Map<string, string | Map<never, never> | Uint8Array>([

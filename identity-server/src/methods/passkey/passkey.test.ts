@@ -864,4 +864,20 @@ describe("passkey credential ids and user handles", () => {
     refusedWith((await signIn(second)).answer, 4000043);
     expect((await signIn(third)).answer.status).toBe(200);
   });
+
+  it("refuses a key whose algorithm does not fit its type (an EC2 key labelled RS256)", async () => {
+    const flow = await registrationFlow();
+    const createData = JSON.parse(nodeValue(flow, "passkey_create_data")) as {
+      credentialOptions: never;
+    };
+    const mislabelled = new SoftwareAuthenticator(origin);
+    const answer = await submit("registration", flow, {
+      method: "passkey",
+      traits: { email: "mislabelled-key@example.org" },
+      passkey_register: JSON.stringify(
+        mislabelled.register(createData.credentialOptions, { alg: -257 }),
+      ),
+    });
+    refusedWith(answer, 4000043);
+  });
 });

@@ -8,6 +8,7 @@ import {
   type PublicKeyCredentialRequestOptionsJSON,
   type RegistrationResponseJSON,
 } from "@simplewebauthn/server";
+import { cose, decodeCredentialPublicKey } from "@simplewebauthn/server/helpers";
 import { z } from "zod";
 import {
   addedAtOf,
@@ -25,6 +26,31 @@ import { WebAuthnRefused } from "./webauthn-refused.ts";
 
 /** COSE algorithm ids: EdDSA, ES256, RS256 (the library's defaults, without post-quantum ones). */
 const supportedAlgorithmIDs = [-8, -7, -257];
+
+/** The COSE key type each supported algorithm signs with: EdDSA OKP, ES256 EC2, RS256 RSA. */
+const keyTypeOf = new Map<number, number>([
+  [-8, cose.COSEKTY.OKP],
+  [-7, cose.COSEKTY.EC2],
+  [-257, cose.COSEKTY.RSA],
+]);
+
+/**
+ * A public key whose algorithm does not fit its key type (an EC2 key labelled RS256) is refused:
+ * the library checks the label against the allowed algorithms only, and the stored key would
+ * then be verified by whatever its key type implies.
+ */
+function checkKeyType(publicKey: Uint8Array<ArrayBuffer>): void {
+  let key: ReturnType<typeof decodeCredentialPublicKey>;
+  try {
+    key = decodeCredentialPublicKey(publicKey);
+  } catch (error) {
+    throw refusal(error);
+  }
+  const alg = key.get(cose.COSEKEYS.alg);
+  if (alg === undefined || keyTypeOf.get(alg) !== key.get(cose.COSEKEYS.kty)) {
+    throw new WebAuthnRefused("the public key's type does not match its algorithm");
+  }
+}
 
 /** How long the browser waits for the user (go-webauthn's and the library's default, 60 s). */
 const ceremonyTimeoutMs = 60_000;
@@ -174,6 +200,7 @@ export async function verifyRegistration(
   }
   if (!result.verified) throw new WebAuthnRefused("the registration did not verify");
   const info = result.registrationInfo;
+  checkKeyType(info.credential.publicKey);
   const flags = info.credentialBackedUp;
   return {
     record: {
