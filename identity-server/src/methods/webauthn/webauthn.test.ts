@@ -273,6 +273,30 @@ describe("security keys in settings", () => {
     expect(identity.credentials?.webauthn?.identifiers).toEqual(["renamed-key@example.com"]);
   });
 
+  it("refuses a key whose credential id another identity registered (4000007)", async () => {
+    const { authenticator } = await withKey("dup-key-owner@example.com");
+    const ownerId = authenticator.credentials[0]?.id;
+    if (!ownerId) throw new Error("no credential");
+    await registerNative(ts, "dup-key-other@example.com");
+    const { browser } = await passwordSignIn(ts, "dup-key-other@example.com");
+    const flow = await browser.api.createBrowserSettingsFlow();
+    const copy = new SoftwareAuthenticator(portalOrigin);
+    const answer = copy.register(triggerOptions(flow, "webauthn_register_trigger") as never, {
+      credentialId: ownerId,
+    });
+    const refused = await submitSettings(browser, flow, {
+      method: "webauthn",
+      webauthn_register_displayname: "Copy",
+      webauthn_register: JSON.stringify(answer),
+    });
+    expect(refused.status, refused.text).toBe(400);
+    expect(messageIds(refused.body as SettingsFlow, "")).toEqual([4000007]);
+    const admin = await ts
+      .admin()
+      .listIdentities({ credentialsIdentifier: "dup-key-other@example.com" });
+    expect(admin[0]?.credentials?.webauthn).toBeUndefined();
+  });
+
   it("refuses an answer from another origin and one for a spent challenge", async () => {
     await registerNative(ts, "add-origin@example.com");
     const { browser } = await passwordSignIn(ts, "add-origin@example.com");
