@@ -7,7 +7,7 @@ import { sql, type RawBuilder } from "kysely";
 // absence) stays as it is.
 
 /** The internal-context keys holding ceremony challenges (Kratos' `<strategy>_session_data`). */
-export const ceremonyKeys = ["passkey_session_data", "webauthn_session_data"] as const;
+const ceremonyKeys = ["passkey_session_data", "webauthn_session_data"] as const;
 
 export type CeremonyKey = (typeof ceremonyKeys)[number];
 

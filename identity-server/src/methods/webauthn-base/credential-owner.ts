@@ -9,7 +9,7 @@ import { toStoredBase64 } from "./credential-records.ts";
  * its passkey or security-key credential, if any. A registration is rare, so a scan of the
  * WebAuthn credentials' lists is acceptable.
  */
-export async function credentialIdOwner(
+async function credentialIdOwner(
   db: Executor,
   credentialIdBase64url: string,
 ): Promise<string | undefined> {
