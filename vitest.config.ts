@@ -14,6 +14,7 @@ const portalIsolated = [
   "app/routes/logout.test.ts",
   "app/ui/phone/phone-widget.test.tsx",
   "app/flows/webauthn/lazy-loading.test.tsx",
+  "app/flows/webauthn/registration-loading.test.tsx",
 ];
 
 // The identity server's tests likewise: they start their servers in-process from config objects,

@@ -1,13 +1,5 @@
-import {
-  browserSupportsWebAuthn,
-  browserSupportsWebAuthnAutofill,
-  startAuthentication,
-  startRegistration,
-} from "@simplewebauthn/browser";
-import type {
-  PublicKeyCredentialCreationOptionsJSON,
-  PublicKeyCredentialRequestOptionsJSON,
-} from "@simplewebauthn/browser";
+import type { PublicKeyCredentialCreationOptionsJSON } from "@simplewebauthn/browser";
+import { abortPending, authenticate, supportsAutofill, supportsWebAuthn } from "./authenticate.ts";
 import { isRecord } from "../node-guards.ts";
 
 /**
@@ -89,8 +81,10 @@ export async function runTrigger(
   const ceremony = Object.hasOwn(ceremonies, trigger) ? ceremonies[trigger] : undefined;
   if (!ceremony) return "webauthn.error.failed";
   if (ceremony.autofill) {
-    if (!(await browserSupportsWebAuthnAutofill())) return undefined;
-  } else if (!browserSupportsWebAuthn()) {
+    // The browser offers the passkeys in a field whose autocomplete ends in "webauthn".
+    if (!document.querySelector("input[autocomplete$='webauthn']")) return undefined;
+    if (!(await supportsAutofill())) return undefined;
+  } else if (!supportsWebAuthn()) {
     return "webauthn.error.unsupported";
   }
   const options = readOptions(form, ceremony.options);
@@ -98,15 +92,17 @@ export async function runTrigger(
   if (!options || !(result instanceof HTMLInputElement)) return "webauthn.error.failed";
   let answer: unknown;
   try {
-    answer =
-      ceremony.kind === "get"
-        ? await startAuthentication({
-            optionsJSON: options as unknown as PublicKeyCredentialRequestOptionsJSON,
-            useBrowserAutofill: ceremony.autofill === true,
-          })
-        : await startRegistration({
-            optionsJSON: withDisplayName(form, options),
-          });
+    if (ceremony.kind === "get") {
+      answer = await authenticate(
+        { ...options, challenge: String(options.challenge) },
+        !!ceremony.autofill,
+      );
+    } else {
+      // A pending autofill would keep the browser from starting this one.
+      abortPending();
+      const { startRegistration } = await import("./registration.ts");
+      answer = await startRegistration({ optionsJSON: withDisplayName(form, options) });
+    }
   } catch (error) {
     return ceremony.autofill ? undefined : failureOf(error);
   }
@@ -116,7 +112,8 @@ export async function runTrigger(
 }
 
 function failureOf(error: unknown): CeremonyFailure | undefined {
-  const name = error instanceof Error ? error.name : "";
+  // A DOMException from the browser (not always an Error instance outside browsers).
+  const name = isRecord(error) && typeof error.name === "string" ? error.name : "";
   // Another ceremony (the button after the autofill, or a second click) took over.
   if (name === "AbortError") return undefined;
   // Cancelled, timed out, or refused by the browser: the spec gives them one name on purpose.
