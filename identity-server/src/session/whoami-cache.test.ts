@@ -17,7 +17,7 @@ import { call, type TestResponse } from "../test-support/http-client.ts";
 import { registerNative } from "../test-support/flow-helpers.ts";
 import { linkTotp, passwordSignIn } from "../test-support/second-factor-helpers.ts";
 import { startTestServer, type TestServer } from "../test-support/test-server.ts";
-import { WhoamiCache } from "./whoami-cache.ts";
+import { defaultMaxBytes, entryBytes, WhoamiCache } from "./whoami-cache.ts";
 
 let ts: TestServer;
 beforeAll(async () => {
@@ -252,19 +252,53 @@ describe("store write counts", () => {
     }
   });
 
-  it("keeps at most maxEntries answers", async () => {
+  it("keeps answers up to its byte budget, oldest dropped first", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "whoami-cache-"));
     const db = await openDatabase(dir);
     try {
-      const cache = new WhoamiCache(db, 2);
-      const entry = { body: "{}", identityId: "i", expiresAtMs: Date.now() + 60_000 };
+      const entry = { body: "x".repeat(1000), identityId: "i", expiresAtMs: Date.now() + 60_000 };
+      const cache = new WhoamiCache(db, 2 * entryBytes(entry));
       for (const key of ["a", "b", "c"]) cache.set(key, cache.stamp(), entry);
       expect(cache.size).toBe(2);
+      expect(cache.bytes).toBe(2 * entryBytes(entry));
       expect(cache.get("a", new Date())).toBeUndefined();
+      expect(cache.get("b", new Date())).toBe(entry);
       expect(cache.get("c", new Date())).toBe(entry);
+      // Replacing an entry frees its old bytes; one larger than the whole budget is not kept.
+      cache.set("c", cache.stamp(), entry);
+      expect(cache.bytes).toBe(2 * entryBytes(entry));
+      const huge = { ...entry, body: "x".repeat(3 * 1000) };
+      cache.set("d", cache.stamp(), huge);
+      expect(cache.get("d", new Date())).toBeUndefined();
+      expect(cache.size).toBe(2);
     } finally {
       await db.destroy();
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it("bounds large answers by bytes: a hundred 1 MB answers do not all stay", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "whoami-cache-"));
+    const db = await openDatabase(dir);
+    try {
+      const cache = new WhoamiCache(db);
+      const entry = {
+        body: "x".repeat(1 << 20),
+        identityId: "i",
+        expiresAtMs: Date.now() + 60_000,
+      };
+      for (let i = 0; i < 100; i++) cache.set(`k${i}`, cache.stamp(), entry);
+      expect(cache.size).toBe(Math.floor(defaultMaxBytes / entryBytes(entry)));
+      expect(cache.size).toBeLessThan(10);
+    } finally {
+      await db.destroy();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("counts a body with characters beyond Latin-1 at two bytes a character", () => {
+    const latin = entryBytes({ body: "é".repeat(100), identityId: "i", expiresAtMs: 0 });
+    const wide = entryBytes({ body: "€".repeat(100), identityId: "i", expiresAtMs: 0 });
+    expect(wide - latin).toBe(100);
   });
 });

@@ -42,23 +42,45 @@ export interface CachedWhoami {
 }
 
 /**
+ * What the cache may hold: 8 MiB, about 4,100 answers of the bench's size (1.25 KB bodies), as
+ * many as the 4,096 entries it held before it was bounded in bytes.
+ */
+export const defaultMaxBytes = 8 * 1024 * 1024;
+
+// V8's cost of an entry beside its body: the Map slot, the 64-character key, the entry objects and
+// the identity id (measured with --expose-gc over 20,000 entries: about 735 bytes).
+const entryOverheadBytes = 768;
+
+/**
+ * The heap an entry holds, estimated: V8 keeps a string of Latin-1 characters at one byte per
+ * character and any other at two.
+ */
+export function entryBytes(entry: CachedWhoami): number {
+  // eslint-disable-next-line no-control-regex
+  const wide = /[^\u0000-\u00ff]/.test(entry.body);
+  return entry.body.length * (wide ? 2 : 1) + entryOverheadBytes;
+}
+
+/**
  * Finished 200 answers of `/sessions/whoami` by token hash, exactly invalidated: an entry is used
  * only while no write to a table the answer depends on happened in this process, no other process
  * committed to the database (`PRAGMA data_version`) since the entry was read from the store, and the
- * session has not expired by the server's clock. Any such write empties the cache; it holds at most
- * `maxEntries` answers (oldest dropped first).
+ * session has not expired by the server's clock. Any such write empties the cache. Its memory is
+ * bounded in bytes, not entries (oldest dropped first): an identity's traits and metadata may be
+ * tens of kilobytes, and 4,096 such answers would be most of the server's 200 MB.
  */
 export class WhoamiCache {
   readonly #counts: WriteCounts;
   readonly #relatedWrites: () => number;
-  readonly #entries = new Map<string, CachedWhoami>();
-  readonly #maxEntries: number;
+  readonly #entries = new Map<string, { entry: CachedWhoami; bytes: number }>();
+  readonly #maxBytes: number;
+  #bytes = 0;
   #stamp: StoreStamp = { writes: -1, others: -1 };
 
-  constructor(db: Kysely<Database>, maxEntries = 4096) {
+  constructor(db: Kysely<Database>, maxBytes = defaultMaxBytes) {
     this.#counts = writeCounts(db);
     this.#relatedWrites = this.#counts.watch(unrelatedTables);
-    this.#maxEntries = maxEntries;
+    this.#maxBytes = maxBytes;
   }
 
   /** Take it before reading the session and identity; pass it to `set`. */
@@ -69,39 +91,63 @@ export class WhoamiCache {
     };
   }
 
-  get(tokenHash: string, now: Date): CachedWhoami | undefined {
+  /**
+   * The entry of a token hash, if usable; `current` is a stamp just taken (the caller passes it on
+   * to `set` after a miss, so a miss asks SQLite for `data_version` twice, not three times).
+   */
+  get(tokenHash: string, now: Date, current: StoreStamp = this.stamp()): CachedWhoami | undefined {
     if (this.#entries.size === 0) return undefined;
-    const current = this.stamp();
     if (!sameStamp(current, this.#stamp)) {
-      this.#entries.clear();
+      this.#clear();
       return undefined;
     }
-    const entry = this.#entries.get(tokenHash);
-    if (!entry) return undefined;
-    if (now.getTime() >= entry.expiresAtMs) {
-      this.#entries.delete(tokenHash);
+    const found = this.#entries.get(tokenHash);
+    if (!found) return undefined;
+    if (now.getTime() >= found.entry.expiresAtMs) {
+      this.#delete(tokenHash);
       return undefined;
     }
-    return entry;
+    return found.entry;
   }
 
   /** Keeps an answer read after `readAt`, unless something it depends on was written since. */
   set(tokenHash: string, readAt: StoreStamp, entry: CachedWhoami): void {
     if (!sameStamp(this.stamp(), readAt)) return;
     if (!sameStamp(readAt, this.#stamp)) {
-      this.#entries.clear();
+      this.#clear();
       this.#stamp = readAt;
     }
-    this.#entries.delete(tokenHash);
-    if (this.#entries.size >= this.#maxEntries) {
+    this.#delete(tokenHash);
+    const bytes = entryBytes(entry);
+    if (bytes > this.#maxBytes) return;
+    while (this.#bytes + bytes > this.#maxBytes) {
       const oldest = this.#entries.keys().next();
-      if (!oldest.done) this.#entries.delete(oldest.value);
+      if (oldest.done) break;
+      this.#delete(oldest.value);
     }
-    this.#entries.set(tokenHash, entry);
+    this.#entries.set(tokenHash, { entry, bytes });
+    this.#bytes += bytes;
   }
 
   get size(): number {
     return this.#entries.size;
+  }
+
+  /** The estimated heap the entries hold (see `entryBytes`). */
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  #delete(tokenHash: string): void {
+    const found = this.#entries.get(tokenHash);
+    if (!found) return;
+    this.#entries.delete(tokenHash);
+    this.#bytes -= found.bytes;
+  }
+
+  #clear(): void {
+    this.#entries.clear();
+    this.#bytes = 0;
   }
 }
 

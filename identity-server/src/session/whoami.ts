@@ -29,11 +29,12 @@ export function registerWhoamiRoute(app: FastifyInstance, ctx: ServerContext): v
       const tokenize = typeof template === "string" && template !== "";
       const token = extractSessionToken(ctx, request);
       const tokenHash = token ? hashToken(token) : undefined;
+      // Taken before the store is read: `set` keeps the answer only if nothing moved past it.
+      const readAt = cache.stamp();
       if (tokenHash && !tokenize) {
-        const hit = cache.get(tokenHash, ctx.now());
+        const hit = cache.get(tokenHash, ctx.now(), readAt);
         if (hit) return sendSession(reply, hit.identityId, hit.body);
       }
-      const readAt = cache.stamp();
       // The answer shows no credentials; the AAL policy reads only their types and configs.
       const active =
         token && tokenHash
