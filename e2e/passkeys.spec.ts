@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { mainStack } from "./stacks.ts";
 import {
@@ -17,6 +18,14 @@ const agencySelection = `${demoUrl}/agency-selection`;
 async function expectSignedInAtAgencyProduct(page: Page, email: string): Promise<void> {
   await expect(page).toHaveURL(agencySelection);
   await expect(page.getByTestId("signed-in-email")).toHaveText(email);
+}
+
+/** WCAG 2.2 AA and axe's best practices, as e2e/accessibility.spec.ts checks every screen. */
+async function expectNoAxeViolation(page: Page, screen: string): Promise<void> {
+  const results = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"])
+    .analyze();
+  expect(results.violations, screen).toEqual([]);
 }
 
 /** The session's authentication methods, as the identity service reports them. */
@@ -111,6 +120,11 @@ test("a passkey and a security key added in settings; password + security key si
   await keys.getByRole("button", { name: "Add security key" }).click();
   await expect(keys.getByRole("button", { name: 'Remove security key "Blue key"' })).toBeVisible();
   await expect(keys.getByText(/^Added on /)).toBeVisible();
+  await expectNoAxeViolation(page, "settings with a passkey and a security key, en light");
+  await page.context().addCookies([{ name: "theme", value: "dark", url: portalUrl }]);
+  await page.goto(`${portalUrl}/es/settings`);
+  await expect(page.getByRole("region", { name: "Llaves de seguridad" })).toBeVisible();
+  await expectNoAxeViolation(page, "settings with a passkey and a security key, es dark");
 
   // Password, then the security key, which the second-factor step offers first.
   // The passkey would answer the sign-in page's autofill at once, as soon as the sign-out lands
@@ -122,6 +136,7 @@ test("a passkey and a security key added in settings; password + security key si
   await authenticator.answersByItself(true);
   const chooser = page.getByRole("main").getByRole("button");
   await expect(chooser.first()).toHaveAccessibleName("Sign in with a hardware key");
+  await expectNoAxeViolation(page, "second factor with a security key, en dark");
   await chooser.first().click();
   await expect(page).toHaveURL(agencySelection);
   const session = await sessionMethods(page);
