@@ -15,6 +15,7 @@ const portalIsolated = [
   "app/ui/phone/phone-widget.test.tsx",
   "app/flows/webauthn/lazy-loading.test.tsx",
   "app/flows/webauthn/registration-loading.test.tsx",
+  "app/routes/login/login-enhancements.test.ts",
 ];
 
 // The identity server's tests likewise: they start their servers in-process from config objects,

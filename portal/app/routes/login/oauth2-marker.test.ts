@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
+import { markerKey } from "./oauth2-marker-key.ts";
 import {
-  markerKey,
   markerOnDifferentLogin,
   markerOnShow,
   markerOnSignIn,

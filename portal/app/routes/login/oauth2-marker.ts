@@ -12,7 +12,8 @@
  *   a challenge drops a stale "init".
  * Without JavaScript the links simply work (sign out → /login).
  */
-export const markerKey = "oauth2_login_challenge_marker";
+import { markerKey } from "./oauth2-marker-key.ts";
+
 export const reloadDelayMs = 500;
 
 type Marker = "init" | "invalid";

@@ -88,7 +88,8 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
 
   // Remember-me and the OAuth challenge marker (spec §3, §4) run once hydrated. They are part
   // of this chunk rather than one of their own: every sign-in page needs them, and a separate
-  // request costs more of DESIGN §6's budget (gzip and module overhead) than it defers.
+  // request costs more of DESIGN §6's budget (gzip and module overhead) than it defers. The
+  // marker's own code loads only where it has work (login-enhancements.ts).
   useEffect(() => {
     enhanceLogin({
       form: mode === "plain" ? formRef.current : null,
