@@ -1,31 +1,20 @@
 import { Suspense, lazy, useMemo, useState } from "react";
 import type { ReactNode } from "react";
-import {
-  Links,
-  Outlet,
-  Scripts,
-  ScrollRestoration,
-  isRouteErrorResponse,
-  useRouteLoaderData,
-} from "react-router";
+import { Links, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "react-router";
 import type { ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/root";
 import appStylesHref from "./app.css?url";
 import { getConfig } from "./config.server.ts";
-import { rateLimitOf } from "./flows/rate-limit-answer.ts";
-import { RateLimitedPage } from "./flows/rate-limited-page.tsx";
-import { StartingPage } from "./flows/starting-page.tsx";
 import { readCookie } from "./http/cookies.server.ts";
 import { detectLocale } from "./i18n/detect-locale.server.ts";
 import { isLocale } from "./i18n/locales.ts";
-import { createTranslator, type MessageKey } from "./i18n/translator.ts";
+import { createTranslator } from "./i18n/translator.ts";
 import { ensureCatalogue, heldCatalogue, usePageCatalogue } from "./i18n/page-catalogue.ts";
-import { TranslatorProvider, useTranslator } from "./i18n/translator-context.tsx";
+import { TranslatorProvider } from "./i18n/translator-context.tsx";
 import { defaultTheme, isTheme, themeCookie, themeCookieName } from "./theme/theme.ts";
 import type { Theme } from "./theme/theme.ts";
 import { ThemeContext } from "./theme/theme-context.tsx";
 import { AppShell } from "./ui/app-shell.tsx";
-import { Card } from "./ui/card.tsx";
 import { RouteFocus } from "./ui/route-focus.tsx";
 import { useIdle } from "./ui/use-idle.ts";
 
@@ -44,6 +33,30 @@ const SessionLifecycle = lazy(() =>
     },
   ),
 );
+
+type ErrorPagesModule = typeof import("./ui/error-page-body.tsx");
+const loadErrorPages = () => import("./ui/error-page-body.tsx");
+let serverErrorPages: ErrorPagesModule | undefined;
+// The server holds the module before its first request: a boundary that suspended there would
+// be streamed after the shell, hidden until a script shows it, so never with JavaScript off.
+if (import.meta.env.SSR) void loadErrorPages().then((module) => (serverErrorPages = module));
+
+/**
+ * The error pages (rate-limited, not found, starting, something went wrong) load only when a
+ * page fails (DESIGN §6 budget). On the server the held module is handed over as an already
+ * settled thenable, which lazy() renders at once, in the shell.
+ */
+const ErrorPageBody = lazy(() => {
+  const held = serverErrorPages;
+  if (held) return settled({ default: held.ErrorPageBody });
+  return loadErrorPages().then((module) => ({ default: module.ErrorPageBody }));
+});
+
+/** A thenable already fulfilled with `value`: lazy() reads it at once, without suspending. */
+function settled<T>(value: T): Promise<T> {
+  const thenable = { then: (onFulfilled: (value: T) => unknown) => onFulfilled(value) };
+  return thenable as unknown as Promise<T>;
+}
 
 export function loader({ request, params }: Route.LoaderArgs) {
   const config = getConfig();
@@ -142,9 +155,6 @@ export default function App({ loaderData }: Route.ComponentProps) {
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const data = useRouteLoaderData<RootData>("root");
   const page = usePageCatalogue(data?.locale);
-  const notFound = isRouteErrorResponse(error) && error.status === 404;
-  // A client navigation's `.data` request got the server's 503 starting page (identity down).
-  const starting = isRouteErrorResponse(error) && error.status === 503;
   if (!data) {
     // The root loader itself failed: there is no catalogue to translate with.
     return (
@@ -153,39 +163,13 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
       </main>
     );
   }
-  // The identity service answered 429 (http/rate-limited.server.ts): say how long to wait.
-  const limited = rateLimitOf(error);
   return (
     <TranslatorProvider translator={createTranslator(page.locale, page.messages, page.onMiss)}>
       <AppShell links={data.links}>
-        {limited ? (
-          <RateLimitedPage limited={limited} />
-        ) : notFound ? (
-          <ErrorCard title="notFound.title" body="notFound.body" link="notFound.home" />
-        ) : starting ? (
-          <StartingPage />
-        ) : (
-          <ErrorCard title="error.title" body="error.body" link="error.goBack" />
-        )}
+        <Suspense fallback={null}>
+          <ErrorPageBody error={error} />
+        </Suspense>
       </AppShell>
     </TranslatorProvider>
-  );
-}
-
-/** A page that cannot be shown: its title, why, and a link to the start page. */
-function ErrorCard(props: { title: MessageKey; body: MessageKey; link: MessageKey }) {
-  const { t, locale } = useTranslator();
-  return (
-    <Card>
-      <title>{t(props.title)}</title>
-      <h1 className="text-2xl font-semibold">{t(props.title)}</h1>
-      <p className="mt-2">{t(props.body)}</p>
-      <a
-        href={`/${locale}`}
-        className="mt-6 inline-block text-blue-700 underline dark:text-blue-300"
-      >
-        {t(props.link)}
-      </a>
-    </Card>
   );
 }
