@@ -16,6 +16,7 @@ const portalIsolated = [
   "app/flows/webauthn/lazy-loading.test.tsx",
   "app/flows/webauthn/registration-loading.test.tsx",
   "app/routes/login/login-enhancements.test.ts",
+  "app/routes/login/create-account-loading.test.tsx",
 ];
 
 // The identity server's tests likewise: they start their servers in-process from config objects,

@@ -70,6 +70,6 @@ export function Dialog(props: {
 }
 
 /** Browsers without showModal (and test DOMs) keep the server's plain open dialog. */
-export function supportsModal(dialog: HTMLDialogElement): boolean {
+function supportsModal(dialog: HTMLDialogElement): boolean {
   return typeof dialog.showModal === "function";
 }
