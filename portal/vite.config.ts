@@ -32,7 +32,7 @@ export default defineConfig({
                 // (each one more request, and ~0.1 kB gzip of imports and exports).
                 {
                   name: "shared",
-                  test: /app[\\/](ui[\\/](card|buttons|toasts|spinner|alert|checkbox|notice|page-title|text-link|sign-out-form)\.tsx?|i18n[\\/](translator-context|locales|page-catalogue)\.tsx?|routes[\\/](notice-query|nodna|flow-notice|sign-out-button|login[\\/](second-factor-params|oauth2-marker-key))\.tsx?|flows[\\/](node-filters|node-guards|messages|field-messages|use-hydrated|node-field|error-summary|node-button|node-checkbox|node-content|flow-node|flow-form|flow-messages|code-errors|action-answer|notice-query)\.tsx?)$/,
+                  test: /app[\\/](ui[\\/](card|buttons|toasts|spinner|alert|checkbox|notice|page-title|text-link)\.tsx?|i18n[\\/](translator-context|locales|page-catalogue)\.tsx?|routes[\\/](notice-query|nodna|flow-notice|login[\\/](second-factor-params|oauth2-marker-key))\.tsx?|flows[\\/](node-filters|node-guards|messages|field-messages|use-hydrated|node-field|error-summary|node-button|node-checkbox|node-content|flow-node|flow-form|flow-messages|code-errors|action-answer|notice-query)\.tsx?)$/,
                 },
               ],
             },

@@ -1,6 +1,15 @@
+import { lazy } from "react";
 import { Link, useRouteLoaderData } from "react-router";
 import { useTranslator } from "../i18n/translator-context.tsx";
-import { SignOutForm } from "./sign-out-form.tsx";
+
+/**
+ * The sign-out button shows only while a session exists: signed-out pages (the sign-in page
+ * among them) never load it (DESIGN §6 budget). No <Suspense>: the server's shell waits for it,
+ * so the HTML holds the button without JavaScript, and hydration keeps that HTML meanwhile.
+ */
+const SignOutForm = lazy(() =>
+  import("./sign-out-form.tsx").then((module) => ({ default: module.SignOutForm })),
+);
 
 /** What the locale layout's loader tells every page (routes/locale-layout). */
 interface LayoutData {

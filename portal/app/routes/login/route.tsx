@@ -14,8 +14,7 @@ import { Card } from "../../ui/card.tsx";
 import { Checkbox } from "../../ui/checkbox.tsx";
 import { Divider } from "../../ui/divider.tsx";
 import { PageTitle } from "../../ui/page-title.tsx";
-import { linkStyle, TextLink } from "../../ui/text-link.tsx";
-import { SignOutButton } from "../sign-out-button.tsx";
+import { TextLink } from "../../ui/text-link.tsx";
 import { FlowNotice } from "../flow-notice.tsx";
 import { CreateAccount } from "./create-account.tsx";
 import { flowAccount } from "./flow-account.ts";
@@ -36,6 +35,11 @@ const SecondFactor = lazy(() =>
 /** "Continue as" (an OAuth2 login meeting a session) is rare too: its own chunk, as above. */
 const ContinueAs = lazy(() =>
   import("./continue-as.tsx").then((module) => ({ default: module.ContinueAs })),
+);
+
+/** The refresh and second-factor pages' own links: no <Suspense> either, as above. */
+const OtherAccountLinks = lazy(() =>
+  import("./other-account-links.tsx").then((module) => ({ default: module.OtherAccountLinks })),
 );
 
 export const loader = flowLoader(loadLogin);
@@ -162,18 +166,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
           />
         </>
       ) : (
-        <div className="mt-4 flex flex-wrap gap-x-6 gap-y-2 text-sm">
-          {/* Signs out (a POST: a GET of /logout only asks), then comes back to a fresh sign-in
-              (the logout route returns here). */}
-          <SignOutButton buttonProps={{ "data-exit": true }} className={linkStyle}>
-            {t("login.useDifferentAccount")}
-          </SignOutButton>
-          {mode === "refresh" && (
-            <a href={flow.return_to || `/${locale}`} data-exit className={linkStyle}>
-              {t("login.cancel")}
-            </a>
-          )}
-        </div>
+        <OtherAccountLinks refresh={mode === "refresh"} returnTo={flow.return_to} />
       )}
     </Card>
   );
