@@ -11,6 +11,3 @@ export const secondaryButton =
  */
 export const destructiveButton =
   "flex w-full items-center justify-center gap-2 rounded-md border border-red-700 px-4 py-2.5 font-semibold text-red-800 hover:bg-red-50 disabled:cursor-not-allowed disabled:opacity-70 dark:border-red-300 dark:text-red-200 dark:hover:bg-red-950";
-
-export const confirmDestructiveButton =
-  "flex w-full items-center justify-center gap-2 rounded-md bg-red-700 px-4 py-2.5 font-semibold text-white hover:bg-red-800 disabled:cursor-not-allowed disabled:opacity-70 dark:bg-red-300 dark:text-slate-950 dark:hover:bg-red-200";
