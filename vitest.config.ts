@@ -17,6 +17,7 @@ const portalIsolated = [
   "app/flows/webauthn/registration-loading.test.tsx",
   "app/routes/login/login-enhancements.test.ts",
   "app/routes/login/create-account-loading.test.tsx",
+  "app/ui/sign-out-loading.test.tsx",
 ];
 
 // The identity server's tests likewise: they start their servers in-process from config objects,
