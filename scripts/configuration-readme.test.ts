@@ -51,8 +51,9 @@ function schemaKeys(text: string): string[] {
   return [...text.matchAll(/^\s+([A-Z][A-Z0-9_]+):/gm)].map((match) => match[1] ?? "");
 }
 
+/** `import.meta.env.SSR` and its kind are Vite's build-time constants, not the environment. */
 function environmentReads(text: string): string[] {
-  const pattern = /\benv(?:\.([A-Z][A-Z0-9_]+)\b|\[["']([A-Z][A-Z0-9_]+)["']\])/g;
+  const pattern = /(?<!\bmeta\.)\benv(?:\.([A-Z][A-Z0-9_]+)\b|\[["']([A-Z][A-Z0-9_]+)["']\])/g;
   return [...text.matchAll(pattern)].map((match) => match[1] ?? match[2] ?? "");
 }
 

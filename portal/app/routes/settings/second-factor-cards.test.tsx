@@ -206,7 +206,9 @@ describe("the second-factor cards", () => {
 
     // Nothing is posted yet: the card asks, with focus on the question.
     const asking = await within(card).findByRole("group", { name: "Are you sure?" });
-    expect(within(asking).getByRole("heading", { name: "Are you sure?" })).toHaveFocus();
+    // Focus moves in an effect after the question renders: awaited, not assumed at once.
+    const question = within(asking).getByRole("heading", { name: "Are you sure?" });
+    await waitFor(() => expect(question).toHaveFocus());
     expect(posted).toHaveLength(0);
     await user.click(within(asking).getByRole("link", { name: "Cancel" }));
     // Cancel is a navigation: until it lands, the question (whose confirm button has the same
