@@ -214,7 +214,7 @@ async function main(format: LogFormat): Promise<void> {
       // Node's type stripping would keep tens of MB for the process's life.
       script: await serverScript("identity-server"),
       // identity-server/package.json's start script has the same flags; its README says why.
-      nodeArgs: ["--max-semi-space-size=2", "--heap-growing-percent=20"],
+      nodeArgs: ["--max-semi-space-size=4", "--heap-growing-percent=50"],
       cwd: `${root}identity-server`,
       // Every listener, the OAuth2 ones last, then the readiness the portal asks for too.
       ports: [identityPublicPort, identityAdminPort, oauth2PublicPort, oauth2AdminPort],

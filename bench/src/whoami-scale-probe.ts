@@ -29,10 +29,8 @@ const [publicPort = 0, adminPort = 0, mailboxPort = 0, oauth2Public = 0, oauth2A
 const dataDir = mkdtempSync(path.join(tmpdir(), "whoami-scale-probe-"));
 
 const identity = startNode(process.env.PROBE_SERVER ?? "identity-server/src/main.ts", {
-  // The served young generation (identity-server/README.md); --heap-growing-percent is refused in
-  // NODE_OPTIONS, so the old generation grows as V8's default lets it here.
   NODE_OPTIONS: [
-    "--max-semi-space-size=2",
+    "--max-semi-space-size=4",
     ...(profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []),
   ].join(" "),
   IDENTITY_DATA_DIR: dataDir,
