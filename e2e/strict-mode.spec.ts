@@ -11,6 +11,7 @@ import {
   uniqueEmail,
   waitUntilSessionOlderThan,
   signOutAtPortal,
+  untilSignInHydrated,
 } from "./support.ts";
 
 // The portal's core journeys against the identity server in strict mode
@@ -38,6 +39,7 @@ test("strict: sign up from the agency product, verify, come back signed in, sign
   const email = uniqueEmail("strict-signup");
   await page.goto(demoUrl);
   await page.getByRole("link", { name: "Sign in" }).click();
+  await untilSignInHydrated(page);
   await page
     .getByRole("link", { name: "Create account" })
     .or(page.getByRole("button", { name: "Create account" }))
