@@ -87,7 +87,8 @@ export async function portalFigures(screens: Screen[], samples: number): Promise
       // Hydrated: React Router's client router exists; then the lazy chunks it starts have
       // settled: no script or stylesheet in flight or started for a second. (Not "networkidle":
       // in Chromium the session check's proxied whoami, once answered, can stay "in flight".)
-      await page.waitForFunction("'__reactRouterDataRouter' in window");
+      // A function, not a string: Playwright evaluates a string with eval, which the portal's CSP refuses.
+      await page.waitForFunction(() => "__reactRouterDataRouter" in globalThis);
       const deadline = performance.now() + 30_000;
       while (assets.pending > 0 || performance.now() - assets.lastChange < 1000) {
         if (performance.now() > deadline) throw new Error(`${screen.path}: scripts still loading`);
