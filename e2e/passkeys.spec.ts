@@ -8,7 +8,6 @@ import {
   signOutOfAgencyProduct,
   uniqueEmail,
   signOutAtPortal,
-  untilSignInHydrated,
   whoamiStatus,
 } from "./support.ts";
 import { addVirtualAuthenticator } from "./virtual-authenticator.ts";
@@ -54,7 +53,6 @@ test("sign up with a passkey from the agency product, sign out, and sign in with
   await page.goto(demoUrl);
   await page.getByRole("link", { name: "Sign in" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Sign in" })).toBeVisible();
-  await untilSignInHydrated(page);
   await page
     .getByRole("link", { name: "Create account" })
     .or(page.getByRole("button", { name: "Create account" }))

@@ -7,7 +7,6 @@ import {
   strongPassword,
   uniqueEmail,
   signOutAtPortal,
-  untilSignInHydrated,
 } from "./support.ts";
 
 async function fillSignUp(page: Page, email: string, password = strongPassword): Promise<void> {
@@ -43,7 +42,6 @@ for (const javaScriptEnabled of [true, false]) {
       await page.goto(demoUrl);
       await page.getByRole("link", { name: "Sign in" }).click();
       await expect(page.getByRole("heading", { level: 1, name: "Sign in" })).toBeVisible();
-      if (javaScriptEnabled) await untilSignInHydrated(page);
       await page
         .getByRole("link", { name: "Create account" })
         .or(page.getByRole("button", { name: "Create account" }))
@@ -122,7 +120,6 @@ test("the create-account question opened by the server stays open once scripts r
 
 test("'create account' asks first; No warns about an existing account", async ({ page }) => {
   await page.goto("/en/login");
-  await untilSignInHydrated(page);
   await page
     .getByRole("link", { name: "Create account" })
     .or(page.getByRole("button", { name: "Create account" }))

@@ -11,7 +11,6 @@ import {
   uniqueEmail,
   waitUntilSessionOlderThan,
   signOutAtPortal,
-  untilSignInHydrated,
 } from "./support.ts";
 
 // The portal's core journeys against the identity server in strict mode
@@ -39,7 +38,6 @@ test("strict: sign up from the agency product, verify, come back signed in, sign
   const email = uniqueEmail("strict-signup");
   await page.goto(demoUrl);
   await page.getByRole("link", { name: "Sign in" }).click();
-  await untilSignInHydrated(page);
   await page
     .getByRole("link", { name: "Create account" })
     .or(page.getByRole("button", { name: "Create account" }))

@@ -181,13 +181,3 @@ export async function registerPartnerClient(): Promise<PartnerClient> {
   const client = (await response.json()) as { client_id: string };
   return { clientId: client.client_id, redirectUri };
 }
-
-/**
- * Waits until the sign-in page has hydrated: its passkey button is disabled until then (it needs
- * JavaScript). Known defect, not yet fixed: a click on "Create account" made while the page
- * hydrates is sometimes lost (the dialog does not open); the journeys wait here until it is, and
- * a test of that early click comes with the fix.
- */
-export async function untilSignInHydrated(page: Page): Promise<void> {
-  await expect(page.getByRole("button", { name: "Sign in with passkey" })).toBeEnabled();
-}

@@ -1,6 +1,7 @@
 import { LoginFlowFromJSON, SettingsFlowFromJSON } from "@portal/client";
 import type { UiNode } from "@portal/client";
 import { screen } from "@testing-library/react";
+import { createElement } from "react";
 import { renderToString } from "react-dom/server";
 import { createRoutesStub } from "react-router";
 import { describe, expect, it } from "vitest";
@@ -13,7 +14,8 @@ import { createTranslator } from "../../i18n/translator.ts";
 import { TranslatorProvider } from "../../i18n/translator-context.tsx";
 import { FlowForm } from "../flow-form.tsx";
 
-/** The HTML the server sends: what a browser without JavaScript shows. */
+/** The HTML the server sends, parsed as a browser without JavaScript parses it (DOMParser runs
+ * no scripts, so <noscript> holds elements, as there). */
 function serverHtml(nodes: UiNode[], locale: "en" | "es" = "en"): HTMLElement {
   const translator = createTranslator(locale, locale === "en" ? en : es);
   const Stub = createRoutesStub([
@@ -26,9 +28,8 @@ function serverHtml(nodes: UiNode[], locale: "en" | "es" = "en"): HTMLElement {
       ),
     },
   ]);
-  const page = document.createElement("div");
-  page.innerHTML = renderToString(<Stub initialEntries={[`/${locale}/login?flow=f1`]} />);
-  return page;
+  const html = renderToString(<Stub initialEntries={[`/${locale}/login?flow=f1`]} />);
+  return new DOMParser().parseFromString(html, "text/html").body;
 }
 
 function button(page: HTMLElement, name: string): HTMLButtonElement {
@@ -71,5 +72,27 @@ describe("WebAuthn buttons without JavaScript", () => {
     renderInPortal(() => <FlowForm flowId="f1" nodes={passkeyLoginNodes()} />);
     expect(await screen.findByRole("button", { name: "Sign in with passkey" })).toBeEnabled();
     expect(screen.queryByText(/need JavaScript/)).toBeNull();
+  });
+
+  it("keep the note out of a page that runs scripts, so hydration moves nothing", () => {
+    const html = renderToString(
+      <TranslatorProvider translator={createTranslator("en", en)}>
+        {createElement(
+          createRoutesStub([
+            {
+              path: "/:lang/login",
+              Component: () => <FlowForm flowId="f1" nodes={passkeyLoginNodes()} />,
+            },
+          ]),
+          { initialEntries: ["/en/login?flow=f1"] },
+        )}
+      </TranslatorProvider>,
+    );
+    // A browser that runs scripts reads <noscript> as text: nothing of it is laid out.
+    const page = document.createElement("div");
+    page.innerHTML = html;
+    const note = [...page.querySelectorAll("p")].find((p) => /need JavaScript/.test(p.textContent));
+    expect(note).toBeUndefined();
+    expect(page.querySelector("noscript")?.textContent).toContain("need JavaScript");
   });
 });

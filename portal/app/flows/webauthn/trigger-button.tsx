@@ -5,8 +5,10 @@ import { useHydrated } from "../use-hydrated.ts";
 
 /**
  * A passkey or security-key button. It runs the portal's own function for the node's trigger
- * (never the node's `onclick` string). Until the page is hydrated, or with JavaScript off, it
- * cannot work: it is disabled and says so, pointing to the form's other ways in.
+ * (never the node's `onclick` string). Until the page is hydrated and the ceremony code is
+ * there it is disabled. Why, it says only without JavaScript, inside <noscript>: a note that
+ * disappeared on hydration moved everything below it, and a click aimed at "Create account"
+ * while the page hydrated landed on empty space (lost clicks seen in CI runs 25 and earlier).
  */
 export function TriggerButton(props: {
   node: NodeWith<InputAttributes>;
@@ -15,7 +17,8 @@ export function TriggerButton(props: {
   run: ((trigger: string) => void) | undefined;
 }) {
   const translator = useTranslator();
-  const hydrated = useHydrated() && props.run !== undefined;
+  const hydrated = useHydrated();
+  const ready = hydrated && props.run !== undefined;
   const { name } = props.node.attributes;
   const hintId = `${name}-needs-javascript`;
   return (
@@ -25,18 +28,18 @@ export function TriggerButton(props: {
         name={name}
         // Kratos' security-key buttons carry their options here (never posted: type=button).
         value={valueAsString(props.node.attributes.value)}
-        disabled={!hydrated || props.node.attributes.disabled}
+        disabled={!ready || props.node.attributes.disabled}
         aria-describedby={hydrated ? undefined : hintId}
         onClick={() => props.run?.(props.trigger)}
         className={props.className}
       >
         {labelText(translator, props.node)}
       </button>
-      {!hydrated && (
+      <noscript>
         <p id={hintId} className="mt-1 text-sm text-slate-700 dark:text-slate-300">
           {translator.t("webauthn.needsJavaScript")}
         </p>
-      )}
+      </noscript>
     </>
   );
 }
