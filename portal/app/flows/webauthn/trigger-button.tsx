@@ -6,7 +6,8 @@ import { useHydrated } from "../use-hydrated.ts";
 /**
  * A passkey or security-key button. It runs the portal's own function for the node's trigger
  * (never the node's `onclick` string). Until the page is hydrated and the ceremony code is
- * there it is disabled. Why, it says only without JavaScript, inside <noscript>: a note that
+ * there it is disabled. Why, it says only where scripting is off (CSS `@media (scripting: none)`,
+ * Tailwind's `noscript:`; not <noscript>, whose content Playwright's queries skip): a note that
  * disappeared on hydration moved everything below it, and a click aimed at "Create account"
  * while the page hydrated landed on empty space (lost clicks seen in CI runs 25 and earlier).
  */
@@ -35,11 +36,12 @@ export function TriggerButton(props: {
       >
         {labelText(translator, props.node)}
       </button>
-      <noscript>
-        <p id={hintId} className="mt-1 text-sm text-slate-700 dark:text-slate-300">
-          {translator.t("webauthn.needsJavaScript")}
-        </p>
-      </noscript>
+      <p
+        id={hintId}
+        className="mt-1 hidden text-sm text-slate-700 noscript:block dark:text-slate-300"
+      >
+        {translator.t("webauthn.needsJavaScript")}
+      </p>
     </>
   );
 }
