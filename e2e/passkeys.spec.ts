@@ -78,9 +78,12 @@ test("sign up with a passkey from the agency product, sign out, and sign in with
   expect(await whoamiStatus(page)).toBe(401);
 
   // Back through the agency product: the sign-in page offers the passkey in the e-mail field's
-  // autofill (conditional mediation); the virtual authenticator picks it at once, no click.
+  // autofill (conditional mediation) once the person reaches the field; the virtual
+  // authenticator picks it at once, as a person picking it from the list.
   await page.goto(demoUrl);
   await page.getByRole("link", { name: "Sign in" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Sign in" })).toBeVisible();
+  await page.getByLabel("Email").click();
   await expectSignedInAtAgencyProduct(page, email);
   expect(await sessionMethods(page)).toEqual({ aal: "aal1", methods: ["passkey"] });
 

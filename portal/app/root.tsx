@@ -16,12 +16,16 @@ import type { Theme } from "./theme/theme.ts";
 import { ThemeContext } from "./theme/theme-context.tsx";
 import { AppShell } from "./ui/app-shell.tsx";
 import { RouteFocus } from "./ui/route-focus.tsx";
+import { useFirstInteraction } from "./ui/first-interaction.ts";
 import { useIdle } from "./ui/use-idle.ts";
 
 /**
  * The session lifecycle (whoami check, fingerprint, idle timer) renders nothing on the server
  * nor during hydration, so its code loads once the browser is idle after hydration, apart from
  * the page's own scripts: nothing of it stands between the page and a form that takes typing.
+ * Where the language layout found no session, only the fingerprint has work, and only before
+ * a submission: there it loads on the person's first interaction (ui/first-interaction.ts), so
+ * a sign-in page nobody has touched yet stays within DESIGN §6's budget.
  * A failed download leaves the page as it is.
  */
 const SessionLifecycle = lazy(() =>
@@ -137,13 +141,16 @@ export default function App({ loaderData }: Route.ComponentProps) {
     [locale, messages, onMiss],
   );
   const idle = useIdle();
+  const interacted = useFirstInteraction();
+  const signedOut =
+    useRouteLoaderData<{ signedIn?: boolean }>("routes/locale-layout")?.signedIn === false;
   return (
     <TranslatorProvider translator={translator}>
       <AppShell links={loaderData.links}>
         <Outlet />
       </AppShell>
       <RouteFocus />
-      {idle && (
+      {idle && (interacted || !signedOut) && (
         <Suspense fallback={null}>
           <SessionLifecycle settings={loaderData.session} />
         </Suspense>

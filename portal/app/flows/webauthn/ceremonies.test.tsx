@@ -89,8 +89,10 @@ describe("passkey sign-in", () => {
     browser = stubWebAuthn({ autofill: true });
     browser.get.mockResolvedValue(assertion());
     renderForm(passkeyLoginNodes());
+    // The request starts on the person's first interaction: here, reaching the field.
+    (await screen.findByLabelText("ID")).focus();
 
-    // Nothing clicked: the conditional request runs as the form appears, and its answer posts.
+    // Nothing clicked: the conditional request runs, and its answer posts.
     const fields = await posted;
     expect(fields.method).toBe("passkey");
     expect(parsed(fields.passkey_login)).toMatchObject({ id: "Y3JlZA" });
@@ -128,6 +130,7 @@ describe("passkey sign-in", () => {
       },
       loader: () => null,
     });
+    (await screen.findByLabelText("ID")).focus();
     await waitFor(() => expect(browser.get).toHaveBeenCalledTimes(1));
 
     await userEvent.click(screen.getByRole("button", { name: "renew" }));

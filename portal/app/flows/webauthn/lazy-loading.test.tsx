@@ -47,6 +47,7 @@ describe("the WebAuthn module", () => {
 
     renderForm(passkeyLoginNodes());
     await screen.findByRole("button", { name: "Sign in with passkey" });
+    await userEvent.hover(screen.getByRole("button", { name: "Sign in with passkey" }));
     await waitFor(() => expect(loaded.count).toBe(1));
   });
 });

@@ -44,7 +44,8 @@ describe("the registration ceremony's module", () => {
       request.mediation === "conditional" ? new Promise(() => {}) : Promise.resolve(assertion()),
     );
     const signIn = renderForm(passkeyLoginNodes());
-    // The autofill's request starts at once; the button's replaces it and signs in.
+    // The autofill's request starts as the person reaches the field; the button's replaces it.
+    (await screen.findByLabelText("ID")).focus();
     await waitFor(() => expect(browser.get).toHaveBeenCalled());
     await userEvent.click(await screen.findByRole("button", { name: "Sign in with passkey" }));
     expect(await signIn.posted).toBe("passkey");

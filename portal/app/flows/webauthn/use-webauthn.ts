@@ -2,6 +2,7 @@ import type { UiNode } from "@portal/client";
 import { useEffect, useState } from "react";
 import type { RefObject } from "react";
 import type { CeremonyFailure } from "./ceremonies.ts";
+import { onFirstInteraction } from "../../ui/first-interaction.ts";
 import { isHiddenInputNode } from "../node-guards.ts";
 import { hasTriggers, triggerOf } from "./triggers.ts";
 
@@ -16,9 +17,10 @@ function ceremonies(): Promise<Ceremonies> {
 }
 
 /**
- * A form's WebAuthn triggers. Only a form whose nodes carry them loads the module, as soon as it
- * shows (so a click runs without waiting for the network, and the passkey autofill starts);
- * other forms never load it. `run` is what a trigger button calls; `failure` is the message to
+ * A form's WebAuthn triggers. Only a form whose nodes carry them loads the module, on the
+ * person's first interaction with the page (so a click runs without waiting for the network,
+ * and the passkey autofill starts before the field's suggestions show); other forms never
+ * load it. `run` is what a trigger button calls; `failure` is the message to
  * show after a cancelled or failed ceremony.
  */
 export function useWebAuthn(form: RefObject<HTMLFormElement | null>, nodes: readonly UiNode[]) {
@@ -34,8 +36,14 @@ export function useWebAuthn(form: RefObject<HTMLFormElement | null>, nodes: read
     ceremonies().then((module) => form.current && module.runTrigger(trigger, form.current));
 
   useEffect(() => {
-    if (needed) void ceremonies();
-    if (onLoad) void start(onLoad);
+    if (!needed) return;
+    // On the person's first interaction, not at hydration: the pointer, a key or a focus comes
+    // before a click on a button and before the identifier field shows its suggestions, and a
+    // sign-in page nobody touches does not load the module (DESIGN §6 budget).
+    return onFirstInteraction(() => {
+      void ceremonies();
+      if (onLoad) void start(onLoad);
+    });
     // The form (one flow, one challenge) is what the effect belongs to; its ref is read when it runs.
   }, [needed, loadKey]);
 
