@@ -18,6 +18,8 @@ export interface ScreenFigures {
   path: string;
   html: { jsGzipBytes: number; jsFiles: number; cssGzipBytes: number; cssFiles: number };
   fetched: { jsGzipBytes: number; jsFiles: number; cssGzipBytes: number; cssFiles: number };
+  /** All JavaScript fetched once the person has reached the page's first field. */
+  usedJsGzipBytes: number;
   render: { samples: number; medianMs: number; p95Ms: number };
 }
 
@@ -89,31 +91,42 @@ export async function portalFigures(screens: Screen[], samples: number): Promise
       // in Chromium the session check's proxied whoami, once answered, can stay "in flight".)
       // A function, not a string: Playwright evaluates a string with eval, which the portal's CSP refuses.
       await page.waitForFunction(() => "__reactRouterDataRouter" in globalThis);
-      const deadline = performance.now() + 30_000;
-      while (assets.pending > 0 || performance.now() - assets.lastChange < 1000) {
-        if (performance.now() > deadline) throw new Error(`${screen.path}: scripts still loading`);
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      let jsGzipBytes = 0;
-      let cssGzipBytes = 0;
-      let jsFiles = 0;
-      let cssFiles = 0;
-      for (const [pathname, body] of bodies) {
-        const gzip = gzipSync(await body, { level: 9 }).length;
-        if (pathname.endsWith(".js")) {
-          jsGzipBytes += gzip;
-          jsFiles++;
-        } else {
-          cssGzipBytes += gzip;
-          cssFiles++;
+      const untilSettled = async () => {
+        const deadline = performance.now() + 30_000;
+        while (assets.pending > 0 || performance.now() - assets.lastChange < 1000) {
+          if (performance.now() > deadline)
+            throw new Error(`${screen.path}: scripts still loading`);
+          await new Promise((resolve) => setTimeout(resolve, 100));
         }
-      }
+      };
+      const totals = async () => {
+        const sum = { jsGzipBytes: 0, jsFiles: 0, cssGzipBytes: 0, cssFiles: 0 };
+        for (const [pathname, body] of bodies) {
+          const gzip = gzipSync(await body, { level: 9 }).length;
+          if (pathname.endsWith(".js")) {
+            sum.jsGzipBytes += gzip;
+            sum.jsFiles++;
+          } else {
+            sum.cssGzipBytes += gzip;
+            sum.cssFiles++;
+          }
+        }
+        return sum;
+      };
+      await untilSettled();
+      const { jsGzipBytes, jsFiles, cssGzipBytes, cssFiles } = await totals();
+      // What waits for the person (ui/first-interaction.ts) loads once they reach the first field.
+      const field = page.locator("main input:visible").first();
+      if ((await field.count()) > 0) await field.click();
+      await untilSettled();
+      const used = await totals();
       await context.close();
       const server = await serverSide(screen, samples);
       out.push({
         path: screen.path,
         html: server.html,
         fetched: { jsGzipBytes, jsFiles, cssGzipBytes, cssFiles },
+        usedJsGzipBytes: used.jsGzipBytes,
         render: server.render,
       });
     }

@@ -57,6 +57,12 @@ export function rows(f: Figures, jsBudget: number): Row[] {
           bytes,
         ),
       );
+      out.push(
+        info(
+          `${s.path} JS gzip, Chromium fetched once the first field is reached`,
+          bytes(s.usedJsGzipBytes),
+        ),
+      );
     } else if (s.path === "/en/settings") {
       // Issue 19: the JavaScript settings references at first paint, against the same budget.
       out.push(
