@@ -18,6 +18,8 @@ const portalIsolated = [
   "app/routes/login/login-enhancements.test.ts",
   "app/routes/login/create-account-loading.test.tsx",
   "app/ui/sign-out-loading.test.tsx",
+  // Imports the module afresh per test (it remembers the document's first interaction).
+  "app/ui/first-interaction.test.ts",
 ];
 
 // The identity server's tests likewise: they start their servers in-process from config objects,
