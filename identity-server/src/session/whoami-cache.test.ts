@@ -17,6 +17,9 @@ import { call, type TestResponse } from "../test-support/http-client.ts";
 import { registerNative } from "../test-support/flow-helpers.ts";
 import { linkTotp, passwordSignIn } from "../test-support/second-factor-helpers.ts";
 import { startTestServer, type TestServer } from "../test-support/test-server.ts";
+import { findIdentity } from "../store/identities.ts";
+import { findSessionByTokenHash } from "../store/sessions.ts";
+import { hashToken, sessionJson } from "./session.ts";
 import { defaultMaxBytes, entryBytes, WhoamiCache } from "./whoami-cache.ts";
 
 let ts: TestServer;
@@ -78,6 +81,32 @@ describe("whoami cache", () => {
     });
     expect(answers[1]).toEqual(answers[0]);
     expect(answers[2]).toEqual(answers[0]);
+  });
+
+  it("answers uncached and cached with the bytes of JSON.stringify(sessionJson(…)) of the store", async () => {
+    const { token, identityId } = await registerNative(ts, "cache-bytes@example.com");
+    const patched = await admin("PATCH", `/admin/identities/${identityId}`, [
+      { op: "add", path: "/metadata_public", value: { plan: 'gold \u2028 ünï "q"', n: [1, 2.5] } },
+    ]);
+    expect(patched.status).toBe(200);
+    // Read the stored session and identity as the old whoami did, and write them the old way.
+    const db = await openDatabase(ts.dataDir, { migrate: false });
+    let expected: string;
+    try {
+      const session = await findSessionByTokenHash(db, hashToken(token));
+      const identity = session && (await findIdentity(db, session.identityId));
+      if (!session || !identity) throw new Error("the session was not stored");
+      // The server's IDENTITY_PUBLIC_BASE_URL is the default here.
+      const publicBaseUrl = "http://localhost:3000/api/kratos";
+      expected = JSON.stringify(sessionJson(session, identity, publicBaseUrl, ts.now()));
+    } finally {
+      await db.destroy();
+    }
+    const uncached = await whoami(token);
+    const cachedAnswer = await whoami(token);
+    expect(uncached.status).toBe(200);
+    expect(uncached.text).toBe(expected);
+    expect(cachedAnswer.text).toBe(expected);
   });
 
   it("refuses a session right after its logout", async () => {
@@ -246,6 +275,17 @@ describe("store write counts", () => {
       cache.set("hash", readAt, entry);
       expect(cache.get("hash", now)).toBeUndefined();
       expect(cache.get("hash", new Date(entry.expiresAtMs))).toBeUndefined();
+
+      // Nor is one read before another process committed (set keeps it; get never answers it).
+      const beforeOther = cache.stamp();
+      const other = new DatabaseSync(path.join(dir, databaseFileName));
+      try {
+        other.exec("create table other_process_write (x integer)");
+      } finally {
+        other.close();
+      }
+      cache.set("hash", beforeOther, entry);
+      expect(cache.get("hash", now)).toBeUndefined();
     } finally {
       await db.destroy();
       rmSync(dir, { recursive: true, force: true });

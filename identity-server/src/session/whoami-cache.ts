@@ -93,7 +93,7 @@ export class WhoamiCache {
 
   /**
    * The entry of a token hash, if usable; `current` is a stamp just taken (the caller passes it on
-   * to `set` after a miss, so a miss asks SQLite for `data_version` twice, not three times).
+   * to `set` after a miss, so a request asks SQLite for `data_version` once).
    */
   get(tokenHash: string, now: Date, current: StoreStamp = this.stamp()): CachedWhoami | undefined {
     if (this.#entries.size === 0) return undefined;
@@ -110,9 +110,14 @@ export class WhoamiCache {
     return found.entry;
   }
 
-  /** Keeps an answer read after `readAt`, unless something it depends on was written since. */
+  /**
+   * Keeps an answer read after `readAt`, unless this process wrote something it depends on since.
+   * Another process's commit since `readAt` is not asked for again (`data_version` costs a
+   * statement): any later `get` takes a stamp past `readAt`, which empties the cache, so such an
+   * entry is never answered.
+   */
   set(tokenHash: string, readAt: StoreStamp, entry: CachedWhoami): void {
-    if (!sameStamp(this.stamp(), readAt)) return;
+    if (this.#relatedWrites() !== readAt.writes) return;
     if (!sameStamp(readAt, this.#stamp)) {
       this.#clear();
       this.#stamp = readAt;
