@@ -4,11 +4,22 @@ import { createServer } from "node:net";
 import path from "node:path";
 import { repoRoot } from "./processes.ts";
 
+// Fields of /proc/<pid>/stat after the command name: [11] user time, [12] system time (ticks).
+function statFields(pid: number): string[] {
+  return readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+}
+
 /** CPU time (user + system, ms) the process has used so far (Linux /proc; 10 ms ticks). */
 export function cpuMs(pid: number | undefined): number {
   if (pid === undefined) return 0;
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+  const fields = statFields(pid);
   return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** The part of `cpuMs` spent in the kernel (system time: syscalls such as socket writes, reads). */
+export function systemCpuMs(pid: number | undefined): number {
+  if (pid === undefined) return 0;
+  return Number(statFields(pid)[12]) * 10;
 }
 
 export function freePort(): Promise<number> {

@@ -2,7 +2,8 @@
 // without the whole bench: starts the identity server as a child on free ports, seeds N identities
 // (admin API) and one session each (bench/src/seed-sessions.ts), then alternates whoami load over
 // random sessions of the first 1,000 and of all N (10 connections, as bench/src/scaling.ts), with
-// req/s and the server's CPU time per request.
+// req/s and the server's CPU time per request (and its part in the kernel: socket writes, SQLite's
+// page reads).
 //
 //   node bench/src/whoami-scale-probe.ts                   # N = 100,000, 3 rounds of 5 s each
 //   PROBE_N=20000 PROBE_ROUNDS=2 PROBE_SECONDS=5 node bench/src/whoami-scale-probe.ts
@@ -13,7 +14,7 @@ import path from "node:path";
 import { hash } from "@node-rs/argon2";
 import { seedIdentities } from "./identity-api.ts";
 import { runLoad } from "./load.ts";
-import { cpuMs, freePort, printNewestProfile } from "./probe-support.ts";
+import { cpuMs, freePort, printNewestProfile, systemCpuMs } from "./probe-support.ts";
 import { startNode, stopProcess, waitForPort } from "./processes.ts";
 import { seedSessions } from "./seed-sessions.ts";
 
@@ -62,6 +63,7 @@ try {
 
   const load = async (pool: number) => {
     const before = cpuMs(identity.pid);
+    const sysBefore = systemCpuMs(identity.pid);
     const figures = await runLoad({
       url: `${publicUrl}/sessions/whoami`,
       connections: 10,
@@ -77,13 +79,14 @@ try {
       ],
     });
     const cpu = ((cpuMs(identity.pid) - before) * 1000) / Math.max(1, figures.total);
-    return { ...figures, cpu };
+    const sys = ((systemCpuMs(identity.pid) - sysBefore) * 1000) / Math.max(1, figures.total);
+    return { ...figures, cpu, sys };
   };
   started = performance.now();
   await load(size);
   await load(few);
   const fmt = (f: Awaited<ReturnType<typeof load>>) =>
-    `${Math.round(f.perSecond)} req/s, p50 ${f.p50} ms, p99 ${f.p99} ms, errors ${f.errors}, server CPU ${Math.round(f.cpu)} µs/request`;
+    `${Math.round(f.perSecond)} req/s, p50 ${f.p50} ms, p99 ${f.p99} ms, errors ${f.errors}, server CPU ${Math.round(f.cpu)} µs/request (${Math.round(f.sys)} in the kernel)`;
   for (let round = 1; round <= rounds; round++) {
     const small = await load(few);
     const large = await load(size);
