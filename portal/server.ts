@@ -240,6 +240,9 @@ app.use(
         allowOrigins: (directive, origins) => widenPolicy(res, directive, origins),
         identityCalls: metrics,
         traceHeaders: requestSpans.get(res)?.headers,
+        // A document's flow page may render the flow it creates (http/page-address.ts); React
+        // Router's data requests (client navigations, `*.data`) are not rendered here.
+        pageAddress: req.path.endsWith(".data") ? undefined : {},
       }),
   }),
 );

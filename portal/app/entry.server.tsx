@@ -5,6 +5,7 @@ import { renderToPipeableStream } from "react-dom/server";
 import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { ServerRouter, isRouteErrorResponse } from "react-router";
 import type { EntryContext, HandleErrorFunction, RouterContextProvider } from "react-router";
+import { addressScript } from "./http/page-address.ts";
 import { requestInfoContext } from "./http/request-context.ts";
 import { ServerCatalogues } from "./i18n/page-catalogue.ts";
 import { beforeDocumentEnd, createPageStrings } from "./i18n/page-strings.server.ts";
@@ -23,7 +24,12 @@ export default function handleRequest(
   if (request.method.toUpperCase() === "HEAD") {
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
-  const { nonce } = loadContext.get(requestInfoContext);
+  const { nonce, pageAddress } = loadContext.get(requestInfoContext);
+  // A flow page that created its flow renders at the address naming it (http/page-address.ts).
+  const address = pageAddress?.search;
+  const handlerContext = routerContext.staticHandlerContext;
+  if (address !== undefined)
+    handlerContext.location = { ...handlerContext.location, search: address };
   const userAgent = request.headers.get("user-agent");
   // Crawlers get the complete document; browsers get the shell as soon as it is ready.
   const readyOption: keyof RenderToPipeableStreamOptions =
@@ -53,7 +59,11 @@ export default function handleRequest(
             },
           });
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-          const strings = beforeDocumentEnd(() => pageStrings.script(nonce));
+          const strings = beforeDocumentEnd(
+            () =>
+              pageStrings.script(nonce) +
+              (address === undefined ? "" : addressScript(address, nonce)),
+          );
           strings.pipe(body);
           pipe(strings);
           resolve(

@@ -1,5 +1,5 @@
 import { readIdentityAnswer } from "@portal/client";
-import type { ApiResponse, IdentityClient } from "@portal/client";
+import type { IdentityClient } from "@portal/client";
 import { createFlow, getFlow } from "./flow-calls.server.ts";
 import { flowRoute } from "./flow-args.server.ts";
 import type { FlowArgs, FlowPageRoute } from "./flow-args.server.ts";
@@ -7,12 +7,17 @@ import { followOutcome, flowPageUrl, noticeParam } from "./follow-outcome.server
 import { classifyIdentityAnswer } from "./identity-outcome.ts";
 import { noticeFromQuery } from "./notice-query.ts";
 import type { FlowShape, IdentityOutcome } from "./identity-outcome.ts";
+import { searchWithFlow } from "../http/page-address.ts";
 import { redirectWithCookies } from "../http/redirects.server.ts";
+import { requestInfoContext } from "../http/request-context.ts";
 
 /** What a flow page's loader adds to {@link loadFlowPage}'s own steps, if anything. */
 export interface FlowPageSteps {
-  /** Reads the flow of that id, when the page reads more beside it (the SDK's get…FlowRaw). */
-  get?: (id: string) => Promise<ApiResponse<unknown>>;
+  /**
+   * Started together with the identity call whose flow this response renders (the read, or the
+   * creation when the page renders the new flow itself), e.g. verification's session read.
+   */
+  beside?: () => void;
   /** A page's own rule laid over the read flow's outcome (e.g. login's unverified address). */
   refine?: (outcome: IdentityOutcome) => IdentityOutcome;
   /** Further query parameters the new flow's page URL carries over. */
@@ -29,9 +34,11 @@ export interface FlowPageFlow {
 
 /**
  * The shared step of every flow page's loader. Without a `flow` query a browser flow is created
- * and the browser redirected to the page URL that names it (its cookies, e.g. CSRF, relayed);
- * with one the flow is read. Either outcome is followed as spec §8 says: a redirect comes back
- * as a Response, the flow to render as {@link FlowPageFlow}; anything else is a 502.
+ * and, for a document, rendered in the same response at the address that names it (see
+ * http/page-address.ts); a client navigation is redirected to that address (its cookies, e.g.
+ * CSRF, relayed). With a `flow` query the flow is read. Either outcome is followed as spec §8
+ * says: a redirect comes back as a Response, the flow to render as {@link FlowPageFlow};
+ * anything else is a 502.
  */
 export async function loadFlowPage(
   args: FlowArgs,
@@ -44,16 +51,25 @@ export async function loadFlowPage(
   const refine = steps.refine ?? ((outcome: IdentityOutcome) => outcome);
 
   if (!flowId) {
+    const address = args.context.get(requestInfoContext).pageAddress;
+    if (address) steps.beside?.();
     const answer = await readIdentityAnswer(() => createFlow(frontend, page.page, query));
     const route = flowRoute(args, page, "create");
     const result = await followOutcome(
-      classifyIdentityAnswer(answer, { fetched: true }),
+      refine(classifyIdentityAnswer(answer, { fetched: true })),
       route,
       answer.setCookies,
     );
     if (result.type === "redirect") return result.response;
     if (result.type !== "render") throw new Response(null, { status: 502 });
-    // The new flow's CSRF cookie travels with this redirect; the page URL then names the flow.
+    if (address) {
+      // A document: the new flow is rendered in this response, at the address that names it
+      // (its cookies, e.g. CSRF, go with the page), one identity call and no round trip.
+      address.search = searchWithFlow(args.url.search, result.flow.id);
+      return flowPageFlow(result.flow, answer.setCookies, query);
+    }
+    // A client navigation's data request: the browser is sent to the page URL that names the
+    // flow (its cookies relayed), so the address it renders at holds the flow.
     const extra: Record<string, string> = { flow: result.flow.id };
     const notice = query.get(noticeParam);
     if (notice) extra[noticeParam] = notice;
@@ -61,8 +77,8 @@ export async function loadFlowPage(
     return redirectWithCookies(flowPageUrl(route, extra), answer.setCookies);
   }
 
-  const get = steps.get ?? ((id: string) => getFlow(frontend, page.page, id));
-  const answer = await readIdentityAnswer(() => get(flowId));
+  steps.beside?.();
+  const answer = await readIdentityAnswer(() => getFlow(frontend, page.page, flowId));
   const result = await followOutcome(
     refine(classifyIdentityAnswer(answer, { fetched: true })),
     flowRoute(args, page, "fetch"),
@@ -70,6 +86,13 @@ export async function loadFlowPage(
   );
   if (result.type === "redirect") return result.response;
   if (result.type !== "render") throw new Response(null, { status: 502 });
-  const notice = noticeFromQuery(query.get(noticeParam));
-  return { flow: result.flow, setCookies: answer.setCookies, notice };
+  return flowPageFlow(result.flow, answer.setCookies, query);
+}
+
+function flowPageFlow(
+  flow: FlowShape,
+  setCookies: readonly string[],
+  query: URLSearchParams,
+): FlowPageFlow {
+  return { flow, setCookies, notice: noticeFromQuery(query.get(noticeParam)) };
 }

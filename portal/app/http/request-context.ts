@@ -1,5 +1,6 @@
 import type { WidenedDirective } from "./csp-origins.ts";
 import type { IdentityCallObserver } from "./identity-calls.ts";
+import type { PageAddress } from "./page-address.ts";
 import { RouterContextProvider, createContext } from "react-router";
 
 export interface RequestInfo {
@@ -22,6 +23,12 @@ export interface RequestInfo {
    * identity service's calls carry them, so its spans are children of ours. Absent when off.
    */
   traceHeaders?: { traceparent: string; tracestate?: string };
+  /**
+   * Present on a document request: a flow page's loader that creates a flow notes there the
+   * address the page is rendered at (entry.server renders it so). Absent on React Router's data
+   * requests (client navigations), whose answer is not rendered here: the loader redirects instead.
+   */
+  pageAddress?: PageAddress;
 }
 
 export const requestInfoContext = createContext<RequestInfo>({

@@ -22,12 +22,11 @@ export async function loadVerification(args: FlowArgs) {
   // The signed-in user's addresses, read alongside the flow (only when there is one to show).
   let reading: Promise<IdentityResponse<Session>> | undefined;
   const page = await loadFlowPage(args, frontend, verificationRoute, {
-    get: (id) => {
+    beside: () => {
       reading = readIdentityResponse(() => frontend.toSessionRaw({}));
       // Its failure (e.g. rate-limited) is this loader's once awaited below, unless the flow's
       // own came first, as in a Promise.all of both.
       reading.catch(() => undefined);
-      return frontend.getVerificationFlowRaw({ id });
     },
   });
   const session = await reading;

@@ -1,0 +1,46 @@
+// `node bench/src/portal-probe.ts`: only the bench's portal rows (portal-traffic.ts: /en/login
+// page views and no-JS sign-ins through the portal beside the identity API, the React render
+// without the identity call) and the portal's peak RSS during them, without the rest of the
+// bench. Starts the system as the bench does, seeds PROBE_IDENTITIES (default 200) identities,
+// runs each load for PROBE_SECONDS (default 10). PROBE_ROUNDS (default 1) repeats the loads, for
+// memory that grows over a longer run. BENCH_PORT_BASE moves the ports.
+import { availableParallelism } from "node:os";
+import { hashPassword } from "../../identity-server/src/methods/password/hasher.ts";
+import { benchPassword, emailOf, seedIdentities } from "./identity-api.ts";
+import { RssSampler } from "./memory.ts";
+import { portalTraffic } from "./portal-traffic.ts";
+import { startSystem } from "./system.ts";
+
+const identities = Number(process.env.PROBE_IDENTITIES ?? 200);
+const seconds = Number(process.env.PROBE_SECONDS ?? 10);
+const rounds = Number(process.env.PROBE_ROUNDS ?? 1);
+const mb = (bytes: number | undefined) => `${((bytes ?? 0) / 2 ** 20).toFixed(1)} MB`;
+
+const system = await startSystem();
+const sampler = new RssSampler({ portal: system.pids.portal });
+try {
+  console.log(`portal idle RSS ${mb(sampler.peak().portal)}`);
+  await seedIdentities(0, identities, await hashPassword(benchPassword));
+  let counter = 0;
+  const next = () => emailOf(counter++ % identities);
+  for (let round = 1; round <= rounds; round++) {
+    const figures = await portalTraffic(next, availableParallelism(), seconds);
+    const { portalViews, directFlows, portalSignIns, directLogins, render } = figures;
+    console.log(
+      JSON.stringify({
+        round,
+        views: `${portalViews.perSecond.toFixed(0)}/s p50 ${portalViews.p50} ms (errors ${portalViews.errors})`,
+        directFlows: `${directFlows.perSecond.toFixed(0)}/s p50 ${directFlows.p50} ms`,
+        viewRatio: figures.viewRatio.toFixed(3),
+        signIns: `${portalSignIns.perSecond.toFixed(1)}/s p50 ${portalSignIns.p50} ms (errors ${portalSignIns.errors})`,
+        directLogins: `${directLogins.perSecond.toFixed(1)}/s`,
+        signInRatio: figures.signInRatio.toFixed(3),
+        render,
+        portalPeakRss: mb(sampler.peakSinceStart().portal),
+      }),
+    );
+  }
+} finally {
+  sampler.stop();
+  await system.stop();
+}

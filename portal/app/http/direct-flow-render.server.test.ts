@@ -1,0 +1,88 @@
+// @vitest-environment node
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startPortalProcess, type PortalProcess } from "../../test/portal-process.ts";
+import { vendorJson } from "../../test/vendor-flows.ts";
+
+// A flow page opened without ?flow= (issue 20): the real server over the production build
+// creates the flow and renders it in the same response, with the flow's CSRF cookie, the form's
+// action naming the flow, and the script that puts the flow into the address bar. A client
+// navigation's data request is still redirected to the address that names the flow.
+
+const flow = {
+  ...(vendorJson("elements.login.1fa.password.initial.json") as object),
+  id: "7d5a2a37-6f0e-4a8e-9c61-0d2f7a9b1c11",
+};
+const csrfCookie = "csrf_token_82b5=fresh-token; Path=/; HttpOnly; SameSite=Lax";
+
+/** A stand-in identity service: creates the login flow (with its CSRF cookie), 401 to whoami. */
+async function startIdentity(): Promise<{ url: string; paths: string[]; close(): Promise<void> }> {
+  const paths: string[] = [];
+  const server: Server = createServer((req, res) => {
+    const path = (req.url ?? "").split("?")[0] ?? "";
+    paths.push(req.url ?? "");
+    if (path === "/self-service/login/browser") {
+      res.writeHead(200, { "content-type": "application/json", "set-cookie": csrfCookie });
+      res.end(JSON.stringify(flow));
+      return;
+    }
+    res.writeHead(401, { "content-type": "application/json" });
+    res.end(JSON.stringify({ error: { code: 401, id: "session_inactive" } }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    paths,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+const decoded = (text: string) => text.replaceAll("&amp;", "&");
+
+describe("a flow page opened without a flow", () => {
+  let identity: Awaited<ReturnType<typeof startIdentity>>;
+  let portal: PortalProcess;
+  beforeAll(async () => {
+    identity = await startIdentity();
+    portal = await startPortalProcess({ KRATOS_PUBLIC_URL: identity.url });
+  }, 60_000);
+  afterAll(async () => {
+    await portal.stop();
+    await identity.close();
+  });
+
+  it("renders the new flow in the same response, with its cookie, not a redirect", async () => {
+    identity.paths.length = 0;
+    const returnTo = encodeURIComponent("http://localhost:4000/after");
+    const answer = await fetch(`${portal.origin}/en/login?return_to=${returnTo}`, {
+      redirect: "manual",
+    });
+
+    expect(answer.status).toBe(200);
+    // The flow's CSRF cookie (beside the portal's own language cookie).
+    expect(answer.headers.getSetCookie()).toContain(csrfCookie);
+    expect(answer.headers.get("cache-control")).toBe("no-store");
+    const html = await answer.text();
+    const address = `?return_to=${returnTo}&flow=${flow.id}`;
+    // Every form of the page posts to the address that names the flow (works without JavaScript).
+    const action = /<form[^>]*\baction="([^"]*)"[^>]*\bmethod="post"/i.exec(html)?.[1];
+    expect(decoded(action ?? "")).toBe(`/en/login${address}`);
+    // With JavaScript the address bar names the flow before the page hydrates (reload keeps it).
+    expect(html).toContain(
+      `history.replaceState(history.state,"",${JSON.stringify(address)}+location.hash)`,
+    );
+    // One identity call: the flow's creation, with return_to passed on; no read after it.
+    expect(identity.paths).toEqual([`/self-service/login/browser?return_to=${returnTo}`]);
+  });
+
+  it("redirects a client navigation's data request to the address that names the flow", async () => {
+    const answer = await fetch(`${portal.origin}/en/login.data`, { redirect: "manual" });
+
+    // React Router answers a data request's redirect as 202 with the target in its body.
+    const body = await answer.text();
+    expect(body).toContain(`/en/login?flow=${flow.id}`);
+    expect(answer.headers.getSetCookie()).toContain(csrfCookie);
+  });
+});
