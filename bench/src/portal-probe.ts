@@ -2,13 +2,17 @@
 // page views and no-JS sign-ins through the portal beside the identity API, the React render
 // without the identity call) and the portal's peak RSS during them, without the rest of the
 // bench. Starts the system as the bench does, seeds PROBE_IDENTITIES (default 200) identities,
-// runs each load for PROBE_SECONDS (default 10). PROBE_ROUNDS (default 1) repeats the loads, for
+// runs each load for PROBE_SECONDS (default 10), first page views and direct flows alone with the
+// CPU each costs the portal and the identity server. PROBE_ROUNDS (default 1) repeats the loads, for
 // memory that grows over a longer run. BENCH_PORT_BASE moves the ports.
 import { availableParallelism } from "node:os";
 import { hashPassword } from "../../identity-server/src/methods/password/hasher.ts";
 import { benchPassword, emailOf, seedIdentities } from "./identity-api.ts";
+import { runSequence } from "./browser-sequences.ts";
 import { RssSampler } from "./memory.ts";
-import { portalTraffic } from "./portal-traffic.ts";
+import { urls } from "./ports.ts";
+import { directFlow, pageView, portalTraffic } from "./portal-traffic.ts";
+import { cpuMs } from "./probe-support.ts";
 import { startSystem } from "./system.ts";
 
 const identities = Number(process.env.PROBE_IDENTITIES ?? 200);
@@ -23,6 +27,23 @@ try {
   await seedIdentities(0, identities, await hashPassword(benchPassword));
   let counter = 0;
   const next = () => emailOf(counter++ % identities);
+  // CPU per view: the portal's and the identity server's, beside the identity server's per flow
+  // created directly (what a view costs the portal beyond its identity call).
+  const { portal, identityServer } = system.pids;
+  const perUnit = async (base: string, steps: typeof pageView) => {
+    const before = { portal: cpuMs(portal), identity: cpuMs(identityServer) };
+    const load = await runSequence(base, steps, 10, seconds);
+    const units = load.perSecond * seconds;
+    return {
+      perSecond: Math.round(load.perSecond),
+      portalCpuMs: ((cpuMs(portal) - before.portal) / units).toFixed(2),
+      identityCpuMs: ((cpuMs(identityServer) - before.identity) / units).toFixed(2),
+    };
+  };
+  await perUnit(urls.portal, pageView);
+  console.log(JSON.stringify({ views: await perUnit(urls.portal, pageView) }));
+  console.log(JSON.stringify({ directFlows: await perUnit(urls.identityPublic, [directFlow]) }));
+  console.log(`portal peak RSS after the views: ${mb(sampler.peakSinceStart().portal)}`);
   for (let round = 1; round <= rounds; round++) {
     const figures = await portalTraffic(next, availableParallelism(), seconds);
     const { portalViews, directFlows, portalSignIns, directLogins, render } = figures;
