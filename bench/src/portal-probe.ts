@@ -13,6 +13,7 @@ import { RssSampler } from "./memory.ts";
 import { urls } from "./ports.ts";
 import { directFlow, pageView, portalTraffic } from "./portal-traffic.ts";
 import { cpuMs } from "./probe-support.ts";
+import { median } from "./stats.ts";
 import { startSystem } from "./system.ts";
 
 const identities = Number(process.env.PROBE_IDENTITIES ?? 200);
@@ -40,6 +41,32 @@ try {
       identityCpuMs: ((cpuMs(identityServer) - before.identity) / units).toFixed(2),
     };
   };
+  // Server time per view beside the identity call alone: sequential requests, medians.
+  const sequential = async (url: string, accept: string) => {
+    const times: number[] = [];
+    for (let i = 0; i < 300; i++) {
+      const started = performance.now();
+      const answer = await fetch(url, { headers: { accept }, redirect: "manual" });
+      await answer.text();
+      if (answer.status !== 200) throw new Error(`${url} answered ${answer.status}`);
+      if (i >= 50) times.push(performance.now() - started);
+    }
+    return median(times);
+  };
+  const viewMs = await sequential(`${urls.portal}/en/login`, "text/html");
+  const flowMs = await sequential(
+    `${urls.identityPublic}/self-service/login/browser`,
+    "application/json",
+  );
+  console.log(
+    JSON.stringify({
+      sequentialMedianMs: {
+        view: viewMs.toFixed(2),
+        flow: flowMs.toFixed(2),
+        beyondFlow: (viewMs - flowMs).toFixed(2),
+      },
+    }),
+  );
   await perUnit(urls.portal, pageView);
   console.log(JSON.stringify({ views: await perUnit(urls.portal, pageView) }));
   console.log(JSON.stringify({ directFlows: await perUnit(urls.identityPublic, [directFlow]) }));
