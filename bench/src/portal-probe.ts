@@ -8,17 +8,33 @@
 import { availableParallelism } from "node:os";
 import { hashPassword } from "../../identity-server/src/methods/password/hasher.ts";
 import { benchPassword, emailOf, seedIdentities } from "./identity-api.ts";
-import { runSequence } from "./browser-sequences.ts";
+import { readFileSync } from "node:fs";
+import { runSequence, type Step } from "./browser-sequences.ts";
 import { RssSampler } from "./memory.ts";
 import { urls } from "./ports.ts";
-import { directFlow, pageView, portalTraffic } from "./portal-traffic.ts";
-import { cpuMs } from "./probe-support.ts";
+import { portalTraffic } from "./portal-traffic.ts";
 import { median } from "./stats.ts";
 import { startSystem } from "./system.ts";
 
 const identities = Number(process.env.PROBE_IDENTITIES ?? 200);
 const seconds = Number(process.env.PROBE_SECONDS ?? 10);
 const rounds = Number(process.env.PROBE_ROUNDS ?? 1);
+/** The page view and the direct flow creation of portal-traffic.ts, alone. */
+const pageView: Step[] = [
+  { to: () => ({ path: "/en/login" }), headers: { accept: "text/html" }, expect: (s) => s === 200 },
+];
+const directFlow: Step = {
+  to: () => ({ path: "/self-service/login/browser" }),
+  headers: { accept: "application/json" },
+  expect: (s) => s === 200,
+};
+
+/** CPU time (user + system, ms) a process has used so far (Linux /proc; 10 ms ticks). */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 const mb = (bytes: number | undefined) => `${((bytes ?? 0) / 2 ** 20).toFixed(1)} MB`;
 
 const system = await startSystem();

@@ -57,7 +57,7 @@ export function signInForm(html: string): { csrfToken: string; action: string } 
 }
 
 /** GET /en/login: the page of a new flow, with its CSRF cookie, in one response. */
-export const pageView: Step[] = [
+const pageView: Step[] = [
   { to: () => ({ path: "/en/login" }), headers: { accept: "text/html" }, expect: isOk },
 ];
 
@@ -99,7 +99,7 @@ const csrfOfFlow = (v: Visit): string => {
   return typeof value === "string" ? value : "";
 };
 
-export const directFlow: Step = {
+const directFlow: Step = {
   to: () => ({ path: "/self-service/login/browser" }),
   headers: { accept: "application/json" },
   expect: isOk,

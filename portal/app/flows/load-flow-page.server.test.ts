@@ -93,6 +93,34 @@ describe("a flow page opened without a flow, as a document", () => {
     });
   }
 
+  it("settings: renders the created flow with its cookie, beside the signed-in person's sessions", async () => {
+    const changed = vendorJson("elements.settings.password.changed.json") as object;
+    const withIdentity = vendorJson("kratos.fixture.settings-flow.with-identity.json") as {
+      identity: unknown;
+    };
+    const { calls } = stubIdentity({
+      "GET /self-service/settings/browser": {
+        status: 200,
+        body: { ...changed, state: "show_form", identity: withIdentity.identity, id: "s1" },
+        setCookies: [csrfCookie],
+      },
+      "GET /sessions": { status: 200, body: [] },
+      "GET /sessions/whoami": {
+        status: 200,
+        body: vendorJson("kratos.fixture.session.aal2-password-totp.json"),
+      },
+    });
+    const args = documentArgs("/en/settings");
+
+    const result = await loadSettings(args);
+
+    if (result instanceof Response) throw new Error(`redirected: ${result.status}`);
+    expect(result.data.flow.id).toBe("s1");
+    expect(new Headers(result.init?.headers).getSetCookie()).toContain(csrfCookie);
+    expect(args.pageAddress.search).toBe("?flow=s1");
+    expect(calls.map((call) => call.url.pathname)).not.toContain("/self-service/settings/flows");
+  });
+
   it("login: passes on the OAuth2 challenge, refresh and aal; keeps notice and invalid", async () => {
     const { calls } = stubIdentity({
       "GET /self-service/login/browser": {
