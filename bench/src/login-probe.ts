@@ -16,7 +16,7 @@ import { measureHashLimit } from "./argon2-limit.ts";
 import { emailOf, seedIdentities } from "./identity-api.ts";
 import { runLogins } from "./load.ts";
 import { startNode, stopProcess, waitForPort } from "./processes.ts";
-import { cpuMs, freePort, printNewestProfile } from "./probe-support.ts";
+import { cpuMs, freePort, printNewestProfile, threadCpuMs } from "./probe-support.ts";
 import { hashPassword } from "../../identity-server/src/methods/password/hasher.ts";
 
 const seconds = Number(process.env.PROBE_SECONDS ?? 10);
@@ -68,18 +68,23 @@ try {
   );
   for (let round = 1; round <= rounds; round++) {
     const serverBefore = cpuMs(identity.pid);
+    const threadsBefore = threadCpuMs(identity.pid);
     const selfBefore = process.cpuUsage();
     const figures = await runLogins(publicUrl, nextIdentifier, password, connections, seconds);
     const self = process.cpuUsage(selfBefore);
     const logins = Math.max(1, figures.total);
     const serverPerLogin = ((cpuMs(identity.pid) - serverBefore) * 1000) / logins;
     const loaderPerLogin = (self.user + self.system) / logins;
+    const threads = threadCpuMs(identity.pid);
+    const perLogin = (key: "main" | "pool" | "other") =>
+      Math.round(((threads[key] - threadsBefore[key]) * 1000) / logins);
     console.log(
       `round ${round} (${seconds} s, ${connections} connections): ${figures.perSecond.toFixed(1)} logins/s ` +
         `(ratio ${(figures.perSecond / limit.limitPerSecond).toFixed(2)}), p50 ${figures.p50.toFixed(1)} ms, ` +
         `p99 ${figures.p99.toFixed(1)} ms, errors ${figures.errors}; CPU per login: server ` +
         `${Math.round(serverPerLogin)} µs (of which argon2 ≈ ${Math.round(limit.hashMedianMs * 1000)} µs), ` +
-        `load generator ${Math.round(loaderPerLogin)} µs`,
+        `load generator ${Math.round(loaderPerLogin)} µs; server threads: main ${perLogin("main")} µs, ` +
+        `libuv pool (the hash) ${perLogin("pool")} µs, V8 helpers ${perLogin("other")} µs`,
     );
   }
 } finally {
