@@ -1,7 +1,7 @@
+import { CompiledQuery } from "kysely";
 import type { Flow, FlowKind, FlowType } from "../selfservice/flow.ts";
 import type { UiContainer } from "../ui/nodes.ts";
 import type { Executor, FlowsTable } from "./schema.ts";
-import { firstRow } from "./first-row.ts";
 import { internalContextSql } from "./flow-ceremonies.ts";
 
 function toRow(flow: Flow): FlowsTable {
@@ -56,8 +56,45 @@ function fromRow(row: FlowsTable): Flow {
   };
 }
 
+// Every flow creation inserts a flow and every submission reads one (a sign-in also saves its
+// active method): fixed statement texts, so Kysely neither builds nor compiles a query per call.
+const flowColumns = [
+  "id",
+  "kind",
+  "type",
+  "state",
+  "request_url",
+  "return_to",
+  "ui",
+  "csrf_token",
+  "internal_context",
+  "active_method",
+  "refresh",
+  "requested_aal",
+  "issued_at",
+  "expires_at",
+  "created_at",
+  "updated_at",
+  "submit_count",
+  "identity_id",
+  "locale",
+  "session_token_exchange_code",
+  "oauth2_login_challenge",
+] as const satisfies readonly (keyof FlowsTable)[];
+const insertFlowStatement =
+  `insert into "selfservice_flows" (${flowColumns.map((c) => `"${c}"`).join(", ")}) ` +
+  `values (${flowColumns.map(() => "?").join(", ")})`;
+const findFlowStatement = `select * from "selfservice_flows" where "id" = ? and "kind" = ?`;
+const activeMethodStatement = `update "selfservice_flows" set "active_method" = ?, "updated_at" = ? where "id" = ?`;
+
 export async function insertFlow(db: Executor, flow: Flow): Promise<void> {
-  await db.insertInto("selfservice_flows").values(toRow(flow)).execute();
+  const row = toRow(flow);
+  await db.executeQuery(
+    CompiledQuery.raw(
+      insertFlowStatement,
+      flowColumns.map((column) => row[column]),
+    ),
+  );
 }
 
 /**
@@ -81,11 +118,9 @@ export async function updateFlow(db: Executor, flow: Flow, now: Date): Promise<v
  */
 export async function updateFlowActiveMethod(db: Executor, flow: Flow, now: Date): Promise<void> {
   flow.updatedAt = now;
-  await db
-    .updateTable("selfservice_flows")
-    .set({ active_method: flow.active ?? null, updated_at: now.toISOString() })
-    .where("id", "=", flow.id)
-    .execute();
+  await db.executeQuery(
+    CompiledQuery.raw(activeMethodStatement, [flow.active ?? null, now.toISOString(), flow.id]),
+  );
 }
 
 /**
@@ -102,9 +137,14 @@ export async function incrementSubmitCount(db: Executor, flowId: string): Promis
   return row?.submit_count ?? 0;
 }
 
-export function findFlow(db: Executor, kind: FlowKind, id: string): Promise<Flow | undefined> {
-  return firstRow(
-    db.selectFrom("selfservice_flows").selectAll().where("id", "=", id).where("kind", "=", kind),
-    fromRow,
+export async function findFlow(
+  db: Executor,
+  kind: FlowKind,
+  id: string,
+): Promise<Flow | undefined> {
+  const { rows } = await db.executeQuery<FlowsTable>(
+    CompiledQuery.raw(findFlowStatement, [id, kind]),
   );
+  const row = rows[0];
+  return row ? fromRow(row) : undefined;
 }

@@ -156,6 +156,15 @@ describe("hot query plans", () => {
     for (const text of hot) expect({ text, scans: scansOf(text) }).toEqual({ text, scans: [] });
   });
 
+  it("a sign-in looks its identifier and identity up in one statement", async () => {
+    seen = [];
+    const found = await findIdentityByIdentifier(db, "password", email);
+    expect(found?.identity.id).toBe(identity.id);
+    expect(found?.credential.type).toBe("password");
+    expect(seen).toHaveLength(1);
+    expect(await findIdentityByIdentifier(db, "password", "nobody@example.com")).toBeUndefined();
+  });
+
   it("reports a scan when an index the lookups need is missing", async () => {
     const hot = await statementsOf(() => findSessionByTokenHash(db, hashToken(token)));
     await sql`drop index session_devices_session_id`.execute(db);

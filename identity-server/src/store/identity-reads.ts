@@ -149,16 +149,20 @@ const identifierColumns = [
 ];
 const addressColumns = ["id", "identity_id", "value", "via", "created_at", "updated_at"];
 const verifiableColumns = [...addressColumns, "verified", "status", "verified_at"];
-const oneIdentitySql = (withIdentifiers: boolean) =>
-  `select i.*, ${rowsOf("identity_credentials", credentialColumns, "type")} as credentials_json, ` +
+const identityRowsSql = (withIdentifiers: boolean) =>
+  `i.*, ${rowsOf("identity_credentials", credentialColumns, "type")} as credentials_json, ` +
   `${withIdentifiers ? rowsOf("identity_credential_identifiers", identifierColumns, "identifier") : "'[]'"} as identifiers_json, ` +
   `${rowsOf("identity_verifiable_addresses", verifiableColumns, "created_at, via")} as verifiable_json, ` +
-  `${rowsOf("identity_recovery_addresses", addressColumns, "created_at, via")} as recovery_json ` +
-  `from identities i where i.id = ?`;
+  `${rowsOf("identity_recovery_addresses", addressColumns, "created_at, via")} as recovery_json`;
 const oneIdentityStatements = {
-  withIdentifiers: oneIdentitySql(true),
-  withoutIdentifiers: oneIdentitySql(false),
+  withIdentifiers: `select ${identityRowsSql(true)} from identities i where i.id = ?`,
+  withoutIdentifiers: `select ${identityRowsSql(false)} from identities i where i.id = ?`,
 };
+// A sign-in's look-up: the identifier (unique per type) and its identity in the same statement.
+const byIdentifierStatement =
+  `select c.credential_id as found_credential_id, ${identityRowsSql(true)} ` +
+  `from identity_credential_identifiers c join identities i on i.id = c.identity_id ` +
+  `where c.type = ? and c.identifier = ?`;
 
 type OneIdentityRow = Selectable<Database["identities"]> & {
   credentials_json: string;
@@ -178,10 +182,13 @@ export async function findIdentity(
       : oneIdentityStatements.withIdentifiers;
   const { rows } = await db.executeQuery<OneIdentityRow>(CompiledQuery.raw(text, [id]));
   const row = rows[0];
-  if (!row) return undefined;
+  return row ? identityOf(row) : undefined;
+}
+
+function identityOf(row: OneIdentityRow): Identity | undefined {
   const { credentials_json, identifiers_json, verifiable_json, recovery_json, ...identityRow } =
     row;
-  const [identity] = assemble([id], {
+  const [identity] = assemble([identityRow.id], {
     rows: [identityRow],
     credentials: JSON.parse(credentials_json) as IdentityRows["credentials"],
     identifiers: JSON.parse(identifiers_json) as IdentityRows["identifiers"],
@@ -197,15 +204,14 @@ export async function findIdentityByIdentifier(
   type: string,
   identifier: string,
 ): Promise<{ identity: Identity; credential: Credential } | undefined> {
-  const row = await db
-    .selectFrom("identity_credential_identifiers")
-    .select(["identity_id", "credential_id"])
-    .where("type", "=", type)
-    .where("identifier", "=", identifier)
-    .executeTakeFirst();
+  const { rows } = await db.executeQuery<OneIdentityRow & { found_credential_id: string }>(
+    CompiledQuery.raw(byIdentifierStatement, [type, identifier]),
+  );
+  const row = rows[0];
   if (!row) return undefined;
-  const identity = await findIdentity(db, row.identity_id);
-  const credential = identity?.credentials.find((c) => c.id === row.credential_id);
+  const { found_credential_id, ...identityRow } = row;
+  const identity = identityOf(identityRow);
+  const credential = identity?.credentials.find((c) => c.id === found_credential_id);
   return identity && credential ? { identity, credential } : undefined;
 }
 
