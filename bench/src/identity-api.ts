@@ -107,12 +107,14 @@ interface BrowserFlow {
 }
 
 /**
- * A browser sign-in through the portal's /api/kratos proxy (as the portal's own pages do);
- * returns the cookies: the session cookie and the CSRF cookie.
+ * A browser sign-in through the portal's /api/kratos proxy (as the portal's own pages do), or
+ * `base` (the identity server itself); returns the cookies: the session cookie and the CSRF cookie.
  */
-export async function browserLogin(identifier: string): Promise<Cookies> {
+export async function browserLogin(
+  identifier: string,
+  base = `${urls.portal}/api/kratos`,
+): Promise<Cookies> {
   const cookies: Cookies = new Map();
-  const base = `${urls.portal}/api/kratos`;
   const created = await fetch(`${base}/self-service/login/browser`, {
     headers: { accept: "application/json" },
   });
