@@ -181,7 +181,7 @@ function nodeSqliteAdapter(
 export const databaseFileName = "identity.sqlite";
 
 /** WAL pages after which a commit checkpoints (see openDatabase). */
-export const walAutocheckpointPages = 10_000;
+const walAutocheckpointPages = 10_000;
 
 /**
  * `PRAGMA journal_mode = WAL`, retried while another process switching the same new file holds
