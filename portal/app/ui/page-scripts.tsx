@@ -26,7 +26,7 @@ function LowPriorityScripts() {
 }
 
 /** `node` with every modulepreload link, at any depth of fragments and arrays, at low priority. */
-export function lowPriorityPreloads(node: ReactNode): ReactNode {
+function lowPriorityPreloads(node: ReactNode): ReactNode {
   if (Array.isArray(node)) return node.map((child: ReactNode) => lowPriorityPreloads(child));
   if (!isValidElement(node)) return node;
   const element = node as ReactElement<{ rel?: string; children?: ReactNode }>;
