@@ -68,6 +68,12 @@ app.disable("x-powered-by");
 // X-Forwarded-For names the browser when it comes from a trusted proxy (PORTAL_TRUSTED_PROXIES,
 // by default this machine's); from anywhere else it is ignored, and req.ip is the peer's address.
 app.set("trust proxy", config.trustedProxies);
+// A request line in absolute form (`GET http://host/path`) or `*` names no page of this server:
+// a clear 400 rather than a URL nothing downstream can build.
+app.use((req: Request, res: Response, next: NextFunction) => {
+  if (req.originalUrl.startsWith("/")) return next();
+  res.status(400).type("text/plain").send("Bad Request");
+});
 
 // Timeouts for slow requests and idle keep-alive connections (PORTAL_HTTP_*).
 const server = createServer(listenerOptions(config.listener), app);

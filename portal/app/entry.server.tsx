@@ -59,10 +59,12 @@ export default function handleRequest(
             },
           });
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+          // The address first: hydration waits for the page's strings (entry.client), so the
+          // address bar names the flow before React Router reads it, however the bytes arrive.
           const strings = beforeDocumentEnd(
             () =>
-              pageStrings.script(nonce) +
-              (address === undefined ? "" : addressScript(address, nonce)),
+              (address === undefined ? "" : addressScript(address, nonce)) +
+              pageStrings.script(nonce),
           );
           strings.pipe(body);
           pipe(strings);

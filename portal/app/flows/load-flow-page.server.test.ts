@@ -246,4 +246,26 @@ describe("a flow page opened without a flow, as a document", () => {
     expect(thrown instanceof Response && thrown.status).toBe(429);
     expect(args.pageAddress.search).toBeUndefined();
   });
+
+  it("answers a creation the identity service refused as bad input (400) with a 400 page, not a 502", async () => {
+    stubIdentity({
+      "GET /self-service/login/browser": {
+        status: 400,
+        body: {
+          error: {
+            id: "invalid_request",
+            code: 400,
+            status: "Bad Request",
+            reason: "The login_challenge is not valid.",
+            message: "The request was malformed or contained invalid parameters",
+          },
+        },
+      },
+    });
+    const args = documentArgs("/en/login?login_challenge=abc");
+
+    const thrown: unknown = await loadLogin(args).catch((error: unknown) => error);
+
+    expect(thrown instanceof Response && thrown.status).toBe(400);
+  });
 });

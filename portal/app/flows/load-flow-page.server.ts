@@ -61,7 +61,7 @@ export async function loadFlowPage(
       answer.setCookies,
     );
     if (result.type === "redirect") return result.response;
-    if (result.type !== "render") throw new Response(null, { status: 502 });
+    if (result.type !== "render") throw unexpected(result);
     if (address) {
       // A document: the new flow is rendered in this response, at the address that names it
       // (its cookies, e.g. CSRF, go with the page), one identity call and no round trip.
@@ -85,8 +85,18 @@ export async function loadFlowPage(
     answer.setCookies,
   );
   if (result.type === "redirect") return result.response;
-  if (result.type !== "render") throw new Response(null, { status: 502 });
+  if (result.type !== "render") throw unexpected(result);
   return flowPageFlow(result.flow, answer.setCookies, query);
+}
+
+/**
+ * What the page answers when the identity service neither gave a flow nor sent the browser on:
+ * its refusal of the request (a 4xx, e.g. an unknown login_challenge) is the visitor's error
+ * and keeps its status; anything else is a 502 (the service failed).
+ */
+function unexpected(result: { type: string; status?: number }): Response {
+  const status = result.type === "error" && result.status !== undefined ? result.status : 502;
+  return new Response(null, { status: status >= 400 && status < 500 ? status : 502 });
 }
 
 function flowPageFlow(

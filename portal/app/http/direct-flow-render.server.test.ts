@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { connect, type AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPortalProcess, type PortalProcess } from "../../test/portal-process.ts";
 import { vendorJson } from "../../test/vendor-flows.ts";
@@ -70,9 +70,11 @@ describe("a flow page opened without a flow", () => {
     const action = /<form[^>]*\baction="([^"]*)"[^>]*\bmethod="post"/i.exec(html)?.[1];
     expect(decoded(action ?? "")).toBe(`/en/login${address}`);
     // With JavaScript the address bar names the flow before the page hydrates (reload keeps it).
-    expect(html).toContain(
-      `history.replaceState(history.state,"",${JSON.stringify(address)}+location.hash)`,
-    );
+    const replace = `history.replaceState(history.state,"",${JSON.stringify(address)}+location.hash)`;
+    expect(html).toContain(replace);
+    // Before the page's strings, which hydration waits for: a document that arrives in parts
+    // still hydrates at the address the server rendered.
+    expect(html.indexOf(replace)).toBeLessThan(html.indexOf('id="page-strings"'));
     // One identity call: the flow's creation, with return_to passed on; no read after it.
     expect(identity.paths).toEqual([`/self-service/login/browser?return_to=${returnTo}`]);
   });
@@ -84,5 +86,21 @@ describe("a flow page opened without a flow", () => {
     const body = await answer.text();
     expect(body).toContain(`/en/login?flow=${flow.id}`);
     expect(answer.headers.getSetCookie()).toContain(csrfCookie);
+  });
+
+  it("answers a request line in absolute form or `*` with a 400, not a 500", async () => {
+    const { hostname, port } = new URL(portal.origin);
+    for (const target of ["http://evil.example/en/login?x=1", "*"]) {
+      const head = await new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(port), hostname, () => {
+          socket.write(`GET ${target} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`);
+        });
+        let text = "";
+        socket.on("data", (chunk: Buffer) => (text += chunk.toString()));
+        socket.on("end", () => resolve(text));
+        socket.on("error", reject);
+      });
+      expect(head.split("\r\n")[0], target).toBe("HTTP/1.1 400 Bad Request");
+    }
   });
 });

@@ -27,8 +27,9 @@ export function searchWithFlow(search: string, flowId: string): string {
 
 /**
  * An inline script that puts `search` into the address bar (keeping the fragment) without a
- * navigation. It runs while the document is parsed, before the deferred module scripts that
- * hydrate it, so React Router starts at the address the server rendered. `<` is escaped: the
+ * navigation. It comes before the page's strings, which entry.client waits for before it
+ * hydrates, so React Router starts at the address the server rendered even when the document
+ * arrives in parts. `<` is escaped: the
  * query is the visitor's own text and must not close the element.
  */
 export function addressScript(search: string, nonce: string): string {
