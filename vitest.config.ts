@@ -6,10 +6,27 @@ import { defineConfig } from "vitest/config";
 // or change module state for the rest of a file (the portal's server, the OAuth2 service, the
 // logout and login actions), keep a fresh environment per file. A new test that leaks state into
 // others belongs in the isolated list, as does one that needs a module not yet loaded (the phone
-// picker's lazy chunk, whose loading it observes).
+// picker's lazy chunk, whose loading it observes). The server side's plain unit tests (route
+// loaders and actions called with fetch stubbed and unstubbed after each test, parsers, cookie and
+// header helpers) share the graph too: isolated, 23 of them took 17 s against 4 s (12.9 against
+// 3.2 s of CPU), nearly all of it worker, jsdom and import set-up per file.
 const portalIsolated = [
-  "app/http/**/*.test.ts",
-  "**/*.server.test.ts",
+  "app/http/body-limit.server.test.ts",
+  "app/http/csp-origins.test.ts",
+  "app/http/graceful-shutdown-load.server.test.ts",
+  "app/http/health.server.test.ts",
+  "app/http/listener-limits.server.test.ts",
+  "app/http/metrics.server.test.ts",
+  "app/http/page-weight.server.test.ts",
+  "app/http/portal-only-submissions.server.test.ts",
+  "app/http/rate-limited.server.test.ts",
+  "app/http/security-headers.test.ts",
+  "app/http/starting-page.server.test.ts",
+  "app/http/tracing-off.server.test.ts",
+  "app/http/tracing.server.test.ts",
+  "app/http/trusted-proxies.server.test.ts",
+  "app/flows/forwarded-form.server.test.ts",
+  "app/routes/consent/consent.server.test.ts",
   "**/*.oauth2-service.test.ts",
   "app/routes/logout.test.ts",
   "app/ui/phone/phone-widget.test.tsx",
