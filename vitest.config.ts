@@ -54,6 +54,11 @@ const identityServerIsolated = [
   "src/tracing/**/*.test.ts",
 ];
 
+// `npm run test:unit` (and so `npm test`) runs two workers (--maxWorkers=2) where Vitest's default on
+// a 2-core machine is one (cores minus one): many files mostly wait (servers starting and
+// draining, timers), not compute. The isolated portal files, two runs each, alternately on the
+// busy machine: 98 and 100 s with one, 68 and 72 s with two, the same 32 s of CPU. On the command
+// line because a root `maxWorkers` here does not reach the projects (Vitest 5: one worker still).
 export default defineConfig({
   test: {
     projects: [
