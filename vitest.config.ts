@@ -31,6 +31,9 @@ const portalIsolated = [
   "app/routes/logout.test.ts",
   "app/ui/phone/phone-widget.test.tsx",
   "app/flows/webauthn/lazy-loading.test.tsx",
+  // It expects to be the first to hold a language's whole catalogue (module state), which another
+  // file in a shared worker may have loaded before it (failed so in a full run with two workers).
+  "app/i18n/page-catalogue.test.tsx",
   "app/flows/webauthn/registration-loading.test.tsx",
   "app/routes/login/login-enhancements.test.ts",
   "app/routes/login/create-account-loading.test.tsx",
