@@ -13,6 +13,8 @@ import { defineConfig } from "vitest/config";
 const portalIsolated = [
   "app/http/body-limit.server.test.ts",
   "app/http/csp-origins.test.ts",
+  "app/http/direct-flow-render.server.test.ts",
+  "app/http/first-paint-order.server.test.ts",
   "app/http/graceful-shutdown-load.server.test.ts",
   "app/http/health.server.test.ts",
   "app/http/listener-limits.server.test.ts",
