@@ -31,7 +31,7 @@ for (const [path, passkeyButton] of [
     await expect(page.getByRole("button", { name: passkeyButton })).toBeEnabled();
     // The note's removal moved a line of text under most of the viewport (far above this); a
     // sub-pixel settling (1e-5, seen under load) is not a shift anyone sees or mis-clicks on.
-    const shifts = (await page.evaluate("window.__shifts")) as number[];
+    const shifts = await page.evaluate<number[]>("window.__shifts");
     expect(shifts.reduce((sum, shift) => sum + shift, 0)).toBeLessThan(0.001);
   });
 }
