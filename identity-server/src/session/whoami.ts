@@ -5,7 +5,7 @@ import { sendError } from "../http/send-error.ts";
 import { aal2LoginUrl, aal2Required, satisfiesAal } from "./aal-policy.ts";
 import { extractSessionToken, fetchSessionByToken } from "./session-manager.ts";
 import { hashToken, sessionJson } from "./session.ts";
-import { WhoamiCache } from "./whoami-cache.ts";
+import { WhoamiCache, type StoreStamp } from "./whoami-cache.ts";
 
 function sendSession(reply: FastifyReply, identityId: string, body: string): FastifyReply {
   reply.header("x-kratos-authenticated-identity-id", identityId);
@@ -24,7 +24,8 @@ export function registerWhoamiRoute(app: FastifyInstance, ctx: ServerContext): v
   app.route({
     method: ["GET", "POST", "PUT", "PATCH", "DELETE"],
     url: "/sessions/whoami",
-    handler: async (request, reply) => {
+    // Not async: a cached answer is sent without a promise; only a store read awaits.
+    handler: (request, reply) => {
       const template = (request.query as Record<string, unknown>).tokenize_as;
       const tokenize = typeof template === "string" && template !== "";
       const token = extractSessionToken(ctx, request);
@@ -33,46 +34,54 @@ export function registerWhoamiRoute(app: FastifyInstance, ctx: ServerContext): v
       const readAt = cache.stamp();
       if (tokenHash && !tokenize) {
         const hit = cache.get(tokenHash, ctx.now(), readAt);
-        if (hit) return sendSession(reply, hit.identityId, hit.body);
-      }
-      // The answer shows no credentials; the AAL policy reads only their types and configs.
-      const active =
-        token && tokenHash
-          ? await fetchSessionByToken(ctx, token, tokenHash, { credentialIdentifiers: false })
-          : undefined;
-      if (!active) {
-        // Kratos sends this 401 without an error id (see kratos-behaviour §0-15).
-        return sendError(reply, unauthorized("No valid session credentials found in the request."));
-      }
-      const required = ctx.config.secondFactor.whoamiRequiredAal;
-      if (!satisfiesAal(ctx, active.session, active.identity, required)) {
-        return sendError(reply, aal2Required(aal2LoginUrl(ctx)));
-      }
-      const body = sessionJson(
-        active.session,
-        active.identity,
-        ctx.config.publicBaseUrl,
-        ctx.now(),
-      );
-      if (tokenize) {
-        try {
-          body.tokenized = await ctx.sessionTokenizer.tokenize(template, active.session, ctx.now());
-        } catch (error) {
-          return sendError(reply, error);
+        if (hit) {
+          sendSession(reply, hit.identityId, hit.body);
+          return;
         }
-        return sendSession(reply, active.identity.id, JSON.stringify(body));
       }
-      const text = JSON.stringify(body);
-      if (tokenHash) {
-        cache.set(tokenHash, readAt, {
-          body: text,
-          identityId: active.identity.id,
-          expiresAtMs: active.session.expiresAt.getTime(),
-        });
-      }
-      return sendSession(reply, active.identity.id, text);
+      return answerFromStore(reply, token, tokenHash, tokenize ? template : undefined, readAt);
     },
   });
+
+  async function answerFromStore(
+    reply: FastifyReply,
+    token: string | undefined,
+    tokenHash: string | undefined,
+    template: string | undefined,
+    readAt: StoreStamp,
+  ): Promise<FastifyReply> {
+    // The answer shows no credentials; the AAL policy reads only their types and configs.
+    const active =
+      token && tokenHash
+        ? await fetchSessionByToken(ctx, token, tokenHash, { credentialIdentifiers: false })
+        : undefined;
+    if (!active) {
+      // Kratos sends this 401 without an error id (see kratos-behaviour §0-15).
+      return sendError(reply, unauthorized("No valid session credentials found in the request."));
+    }
+    const required = ctx.config.secondFactor.whoamiRequiredAal;
+    if (!satisfiesAal(ctx, active.session, active.identity, required)) {
+      return sendError(reply, aal2Required(aal2LoginUrl(ctx)));
+    }
+    const body = sessionJson(active.session, active.identity, ctx.config.publicBaseUrl, ctx.now());
+    if (template !== undefined) {
+      try {
+        body.tokenized = await ctx.sessionTokenizer.tokenize(template, active.session, ctx.now());
+      } catch (error) {
+        return sendError(reply, error);
+      }
+      return sendSession(reply, active.identity.id, JSON.stringify(body));
+    }
+    const text = JSON.stringify(body);
+    if (tokenHash) {
+      cache.set(tokenHash, readAt, {
+        body: text,
+        identityId: active.identity.id,
+        expiresAtMs: active.session.expiresAt.getTime(),
+      });
+    }
+    return sendSession(reply, active.identity.id, text);
+  }
 
   // Ours: the public key the tokenized sessions are signed with, so that services can verify them.
   // Kratos publishes none (verifiers use the template's jwks_url), so strict mode leaves it out.
