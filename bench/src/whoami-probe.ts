@@ -133,7 +133,9 @@ try {
     console.log(`  whoami:       ${fmt(w)}`);
     console.log(`  ratio:        ${(w.perSecond / b.perSecond).toFixed(2)}`);
     // Throughput on a shared machine follows the neighbours; CPU per request much less so.
-    console.log(`  CPU ratio:    ${(b.cpuPerRequest / w.cpuPerRequest).toFixed(2)} (bare ÷ whoami µs)`);
+    console.log(
+      `  CPU ratio:    ${(b.cpuPerRequest / w.cpuPerRequest).toFixed(2)} (bare ÷ whoami µs)`,
+    );
     // PROBE_ALSO=/health/alive: the same server's cheapest route under the same load, for scale.
     const also = process.env.PROBE_ALSO;
     if (also) {
