@@ -67,7 +67,7 @@ export async function portalFigures(screens: Screen[], samples: number): Promise
         );
       }
       const page = await context.newPage();
-      const bodies = new Map<string, Promise<Buffer>>();
+      const bodies = new Map<string, Promise<Buffer | undefined>>();
       const assets = { pending: 0, lastChange: performance.now() };
       const isAsset = (url: string) => /\.(js|css)$/.test(new URL(url).pathname);
       const settled = (url: string) => {
@@ -84,7 +84,13 @@ export async function portalFigures(screens: Screen[], samples: number): Promise
       page.on("requestfailed", (request) => settled(request.url()));
       page.on("response", (response) => {
         const { pathname } = new URL(response.url());
-        if (/\.(js|css)$/.test(pathname) && response.ok()) bodies.set(pathname, response.body());
+        // A body still arriving when the page closes is not counted (and must not reject unseen).
+        if (/\.(js|css)$/.test(pathname) && response.ok()) {
+          bodies.set(
+            pathname,
+            response.body().catch(() => undefined),
+          );
+        }
       });
       await page.goto(`${urls.portal}${screen.path}`, { waitUntil: "load" });
       // Hydrated: React Router's client router exists; then the lazy chunks it starts have
@@ -102,8 +108,10 @@ export async function portalFigures(screens: Screen[], samples: number): Promise
       };
       const totals = async () => {
         const sum = { jsGzipBytes: 0, jsFiles: 0, cssGzipBytes: 0, cssFiles: 0 };
-        for (const [pathname, body] of bodies) {
-          const gzip = gzipSync(await body, { level: 9 }).length;
+        for (const [pathname, pending] of bodies) {
+          const body = await pending;
+          if (!body) continue;
+          const gzip = gzipSync(body, { level: 9 }).length;
           if (pathname.endsWith(".js")) {
             sum.jsGzipBytes += gzip;
             sum.jsFiles++;
