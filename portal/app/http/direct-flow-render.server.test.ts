@@ -1,8 +1,8 @@
 // @vitest-environment node
-import { createServer, type Server } from "node:http";
-import { connect, type AddressInfo } from "node:net";
+import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPortalProcess, type PortalProcess } from "../../test/portal-process.ts";
+import { startStandInService } from "../../test/stand-in-service.ts";
 import { vendorJson } from "../../test/vendor-flows.ts";
 
 // A flow page opened without ?flow= (issue 20): the real server over the production build
@@ -17,12 +17,9 @@ const flow = {
 const csrfCookie = "csrf_token_82b5=fresh-token; Path=/; HttpOnly; SameSite=Lax";
 
 /** A stand-in identity service: creates the login flow (with its CSRF cookie), 401 to whoami. */
-async function startIdentity(): Promise<{ url: string; paths: string[]; close(): Promise<void> }> {
-  const paths: string[] = [];
-  const server: Server = createServer((req, res) => {
-    const path = (req.url ?? "").split("?")[0] ?? "";
-    paths.push(req.url ?? "");
-    if (path === "/self-service/login/browser") {
+const startIdentity = () =>
+  startStandInService((req, res) => {
+    if ((req.url ?? "").split("?")[0] === "/self-service/login/browser") {
       res.writeHead(200, { "content-type": "application/json", "set-cookie": csrfCookie });
       res.end(JSON.stringify(flow));
       return;
@@ -30,14 +27,6 @@ async function startIdentity(): Promise<{ url: string; paths: string[]; close():
     res.writeHead(401, { "content-type": "application/json" });
     res.end(JSON.stringify({ error: { code: 401, id: "session_inactive" } }));
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    paths,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
-}
 
 const decoded = (text: string) => text.replaceAll("&amp;", "&");
 
@@ -54,7 +43,7 @@ describe("a flow page opened without a flow", () => {
   });
 
   it("renders the new flow in the same response, with its cookie, not a redirect", async () => {
-    identity.paths.length = 0;
+    identity.urls.length = 0;
     const returnTo = encodeURIComponent("http://localhost:4000/after");
     const answer = await fetch(`${portal.origin}/en/login?return_to=${returnTo}`, {
       redirect: "manual",
@@ -76,7 +65,7 @@ describe("a flow page opened without a flow", () => {
     // still hydrates at the address the server rendered.
     expect(html.indexOf(replace)).toBeLessThan(html.indexOf('id="page-strings"'));
     // One identity call: the flow's creation, with return_to passed on; no read after it.
-    expect(identity.paths).toEqual([`/self-service/login/browser?return_to=${returnTo}`]);
+    expect(identity.urls).toEqual([`/self-service/login/browser?return_to=${returnTo}`]);
   });
 
   it("redirects a client navigation's data request to the address that names the flow", async () => {

@@ -1,8 +1,7 @@
 // @vitest-environment node
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPortalProcess, type PortalProcess } from "../../test/portal-process.ts";
+import { startStandInService } from "../../test/stand-in-service.ts";
 import { vendorJson } from "../../test/vendor-flows.ts";
 
 // What the browser asks for first (issue 20): the real server over the production build renders a
@@ -14,19 +13,12 @@ import { vendorJson } from "../../test/vendor-flows.ts";
 const flow = vendorJson("elements.login.1fa.password.initial.json") as { id: string };
 
 /** A stand-in identity service answering the login flow. */
-async function startIdentity(): Promise<{ url: string; close(): Promise<void> }> {
-  const server: Server = createServer((req, res) => {
+const startIdentity = () =>
+  startStandInService((req, res) => {
     const found = (req.url ?? "").startsWith("/self-service/login/flows");
     res.writeHead(found ? 200 : 401, { "content-type": "application/json" });
     res.end(JSON.stringify(found ? flow : { error: { code: 401 } }));
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
-}
 
 /** The head's <link> tags, in document order. */
 function headLinks(html: string): string[] {

@@ -1,8 +1,7 @@
 // @vitest-environment node
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPortalProcess, type PortalProcess } from "../../test/portal-process.ts";
+import { startStandInService } from "../../test/stand-in-service.ts";
 import { vendorJson } from "../../test/vendor-flows.ts";
 
 // The sign-in page's weight (issue 20): the real server over the production build renders a real
@@ -12,26 +11,13 @@ import { vendorJson } from "../../test/vendor-flows.ts";
 const budgetBytes = 20 * 1024;
 const flow = vendorJson("elements.login.1fa.password.initial.json") as { id: string };
 
-/** A stand-in identity service answering the login flow, and 401 to whoami; records the paths. */
-async function startIdentity(): Promise<{ url: string; paths: string[]; close(): Promise<void> }> {
-  const paths: string[] = [];
-  const server: Server = createServer((req, res) => {
-    const path = (req.url ?? "").split("?")[0] ?? "";
-    paths.push(path);
-    const body = path === "/self-service/login/flows" ? flow : { error: { code: 401 } };
-    res.writeHead(path === "/self-service/login/flows" ? 200 : 401, {
-      "content-type": "application/json",
-    });
-    res.end(JSON.stringify(body));
+/** A stand-in identity service answering the login flow, and 401 to whoami. */
+const startIdentity = () =>
+  startStandInService((req, res) => {
+    const found = (req.url ?? "").split("?")[0] === "/self-service/login/flows";
+    res.writeHead(found ? 200 : 401, { "content-type": "application/json" });
+    res.end(JSON.stringify(found ? flow : { error: { code: 401 } }));
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    paths,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
-}
 
 /** The JSON of the page's strings element (i18n/page-strings.server.ts). */
 function pageStrings(html: string): { strings: Record<string, Record<string, string>> } {
@@ -74,13 +60,13 @@ describe("the sign-in page's HTML", () => {
   }
 
   it("costs one identity call for a signed-out visitor: no whoami without a session cookie", async () => {
-    identity.paths.length = 0;
+    identity.urls.length = 0;
     const answer = await fetch(`${portal.origin}/en/login?flow=${flow.id}`, {
       // What a signed-out browser sends: the flow's CSRF cookie, the fingerprint, the language.
       headers: { cookie: "csrf_token_82b5=abc; x-session-entropy=f00; lang=en" },
     });
     expect(answer.status).toBe(200);
     await answer.body?.cancel();
-    expect(identity.paths).toEqual(["/self-service/login/flows"]);
+    expect(identity.urls.map((url) => url.split("?")[0])).toEqual(["/self-service/login/flows"]);
   });
 });
