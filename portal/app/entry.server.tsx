@@ -87,9 +87,12 @@ export default function handleRequest(
   });
 }
 
-/** Unmatched URLs are ordinary 404 pages, not errors worth a stack trace in the log. */
+/**
+ * A client's mistake (an unmatched URL's 404, `OPTIONS` or `PUT` on a page's 405) is an ordinary
+ * answer, not an error worth a stack trace in the log; what failed on the server is.
+ */
 export const handleError: HandleErrorFunction = (error, { request }) => {
   if (request.signal.aborted) return;
-  if (isRouteErrorResponse(error) && error.status === 404) return;
+  if (isRouteErrorResponse(error) && error.status < 500) return;
   console.error(error);
 };
