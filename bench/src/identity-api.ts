@@ -113,6 +113,7 @@ interface BrowserFlow {
 export async function browserLogin(
   identifier: string,
   base = `${urls.portal}/api/kratos`,
+  password = benchPassword,
 ): Promise<Cookies> {
   const cookies: Cookies = new Map();
   const created = await fetch(`${base}/self-service/login/browser`, {
@@ -131,7 +132,7 @@ export async function browserLogin(
     body: JSON.stringify({
       method: "password",
       identifier,
-      password: benchPassword,
+      password,
       csrf_token: csrf,
     }),
   });

@@ -12,13 +12,16 @@ import { createHmac } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { browserLogin, cookieHeader } from "./identity-api.ts";
 import { runLoad } from "./load.ts";
 import { cpuMs, freePort, printNewestProfile } from "./probe-support.ts";
 import { startNode, stopProcess, waitForPort } from "./processes.ts";
 
 const seconds = Number(process.env.PROBE_SECONDS ?? 10);
 const rounds = Number(process.env.PROBE_ROUNDS ?? 1);
-const auth = process.env.PROBE_AUTH === "token" ? "token" : "cookie";
+// cookie: the API session's token signed into the session cookie; token: X-Session-Token;
+// browser: a browser sign-in's cookies (session and CSRF), as the whole bench sends them.
+const auth = (["token", "browser"] as const).find((a) => a === process.env.PROBE_AUTH) ?? "cookie";
 const profileDir = process.env.PROBE_CPU_PROF;
 
 /** A load run with the server's CPU time per answered request (µs), less sensitive to neighbours. */
@@ -107,9 +110,15 @@ try {
   const headers: Record<string, string> =
     auth === "token"
       ? { "x-session-token": token }
-      : { cookie: `ory_kratos_session=${signCookieValue(secret, token)}` };
+      : auth === "browser"
+        ? { cookie: cookieHeader(await browserLogin(email, publicUrl, password)) }
+        : { cookie: `ory_kratos_session=${signCookieValue(secret, token)}` };
   const check = await fetch(`${publicUrl}/sessions/whoami`, { headers });
   if (check.status !== 200) throw new Error(`whoami answered ${check.status}`);
+  // What the load generator parses per answer (it shares the cores with the server).
+  const body = await check.text();
+  const headerBytes = [...check.headers].reduce((n, [k, v]) => n + k.length + v.length + 4, 0);
+  console.log(`whoami answer: ${headerBytes} B of headers, ${body.length} B of body`);
 
   // Warm-up (JIT, statement cache) before measuring.
   await runLoad({ url: `${publicUrl}/sessions/whoami`, headers, connections: 50, seconds: 2 });
