@@ -4,6 +4,7 @@ import { DatabaseSync, type SQLInputValue, type StatementSync } from "node:sqlit
 import { Kysely, SqliteDialect, type SqliteDatabase } from "kysely";
 import type { Database } from "./schema.ts";
 import { migrate } from "./migrations.ts";
+import { OtherCommits } from "./other-commits.ts";
 import { checkpointWhenQuiet } from "./quiet-checkpoint.ts";
 
 /**
@@ -17,11 +18,16 @@ export class WriteCounts {
   static readonly anyTable = "*";
   readonly #counts = new Map<string, number>();
   readonly #watchers: { exempt: ReadonlySet<string>; writes: number }[] = [];
-  readonly #dataVersion: StatementSync;
+  readonly #otherCommits: OtherCommits;
 
-  constructor(file: DatabaseSync) {
-    this.#dataVersion = file.prepare("PRAGMA data_version");
-    this.#dataVersion.setReturnArrays(true);
+  /** `walIndexPath`: the database's `-shm` file, read to skip asking SQLite when nothing changed. */
+  constructor(file: DatabaseSync, walIndexPath?: string) {
+    const dataVersion = file.prepare("PRAGMA data_version");
+    dataVersion.setReturnArrays(true);
+    this.#otherCommits = new OtherCommits(
+      () => Number((dataVersion.get() as unknown as [number])[0]),
+      walIndexPath,
+    );
   }
 
   /** Counts one statement that wrote (or may have written) `table`. */
@@ -47,7 +53,12 @@ export class WriteCounts {
 
   /** Changes when another connection (another process) commits to the database file. */
   otherConnectionsVersion(): number {
-    return Number((this.#dataVersion.get() as unknown as [number])[0]);
+    return this.#otherCommits.version();
+  }
+
+  /** Before the connection closes. */
+  close(): void {
+    this.#otherCommits.close();
   }
 }
 
@@ -224,7 +235,8 @@ export async function openDatabase(
   } = {},
 ): Promise<Kysely<Database>> {
   mkdirSync(dataDir, { recursive: true });
-  const file = new DatabaseSync(path.join(dataDir, databaseFileName));
+  const filePath = path.join(dataDir, databaseFileName);
+  const file = new DatabaseSync(filePath);
   // First: switching a new file to WAL takes a lock another process starting at once may hold.
   file.exec("PRAGMA busy_timeout = 5000");
   // WAL lets readers proceed during writes.
@@ -237,16 +249,15 @@ export async function openDatabase(
   // sign-ins passes without one, and the checkpoint runs once writes pause (quiet-checkpoint.ts).
   file.exec(`PRAGMA wal_autocheckpoint = ${walAutocheckpointPages}`);
   file.exec("PRAGMA foreign_keys = ON");
-  const counts = new WriteCounts(file);
+  const counts = new WriteCounts(file, `${filePath}-shm`);
+  const stopCheckpoints = checkpointWhenQuiet(file, counts);
   const busyListeners = new Set<() => void>();
   const db = new Kysely<Database>({
     dialect: new SqliteDialect({
-      database: nodeSqliteAdapter(
-        file,
-        counts,
-        options.observeStatements,
-        checkpointWhenQuiet(file, counts),
-      ),
+      database: nodeSqliteAdapter(file, counts, options.observeStatements, () => {
+        stopCheckpoints();
+        counts.close();
+      }),
     }),
     log: (event) => {
       if (event.level === "error" && isBusyError(event.error)) {
