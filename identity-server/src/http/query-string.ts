@@ -8,6 +8,8 @@ const listParameters = new Set(["expand", "ids", "include_credential"]);
 
 export function parseQueryString(text: string): Record<string, string | string[]> {
   const out = Object.create(null) as Record<string, string | string[]>;
+  // Most requests have no query (every whoami): no URLSearchParams to build, as find-my-way's own.
+  if (text.length === 0) return out;
   for (const [key, value] of new URLSearchParams(text)) {
     const current = out[key];
     if (current === undefined) out[key] = value;
