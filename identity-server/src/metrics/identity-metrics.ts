@@ -3,6 +3,7 @@ import { sql, type Kysely } from "kysely";
 import type { Courier } from "../courier/courier.ts";
 import { onDatabaseBusy } from "../store/database.ts";
 import type { Database } from "../store/schema.ts";
+import { RequestSeries } from "./request-series.ts";
 
 /**
  * The identity server's Prometheus metrics (its OAuth2 service's too), in one registry per
@@ -37,18 +38,22 @@ export function createIdentityMetrics(): IdentityMetrics {
   collectDefaultMetrics({ register: registry });
 
   const labelNames = ["listener", "method", "route", "status"] as const;
-  const requests = new Counter({
+  // Counted by RequestSeries on the request path, handed over when scraped.
+  const series = new RequestSeries(requestBuckets);
+  const requests: Counter = new Counter({
     name: "identity_http_requests_total",
     help: "Requests answered, by listener, method, route pattern and status.",
     labelNames,
     registers: [registry],
+    collect: () => series.copyInto(requests, requestSeconds),
   });
-  const requestSeconds = new Histogram({
+  const requestSeconds: Histogram = new Histogram({
     name: "identity_http_request_duration_seconds",
     help: "Time from a request's arrival until its answer, by listener, method, route pattern and status.",
     labelNames,
     buckets: requestBuckets,
     registers: [registry],
+    collect: () => series.copyInto(requests, requestSeconds),
   });
   const rateLimited = new Counter({
     name: "identity_rate_limit_refusals_total",
@@ -65,14 +70,7 @@ export function createIdentityMetrics(): IdentityMetrics {
   return {
     registry,
     request(listener, method, route, status, seconds) {
-      const labels = {
-        listener,
-        method: knownMethods.has(method) ? method : "other",
-        route,
-        status: String(status),
-      };
-      requests.inc(labels);
-      requestSeconds.observe(labels, seconds);
+      series.record(listener, knownMethods.has(method) ? method : "other", route, status, seconds);
     },
     rateLimited(limit) {
       rateLimited.inc({ limit });
