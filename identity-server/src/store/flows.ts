@@ -1,8 +1,8 @@
 import { CompiledQuery } from "kysely";
 import type { Flow, FlowKind, FlowType } from "../selfservice/flow.ts";
-import type { UiContainer } from "../ui/nodes.ts";
 import type { Executor, FlowsTable } from "./schema.ts";
 import { internalContextSql } from "./flow-ceremonies.ts";
+import { uiJsonOf, withStoredUi } from "./stored-flow-ui.ts";
 
 function toRow(flow: Flow): FlowsTable {
   return {
@@ -12,7 +12,7 @@ function toRow(flow: Flow): FlowsTable {
     state: flow.state,
     request_url: flow.requestUrl,
     return_to: flow.returnTo ?? null,
-    ui: JSON.stringify(flow.ui),
+    ui: uiJsonOf(flow),
     csrf_token: flow.csrfToken,
     internal_context: JSON.stringify(flow.internalContext),
     active_method: flow.active ?? null,
@@ -31,14 +31,13 @@ function toRow(flow: Flow): FlowsTable {
 }
 
 function fromRow(row: FlowsTable): Flow {
-  return {
+  const flow: Omit<Flow, "ui"> = {
     id: row.id,
     kind: row.kind as FlowKind,
     type: row.type as FlowType,
     state: row.state,
     requestUrl: row.request_url,
     returnTo: row.return_to ?? undefined,
-    ui: JSON.parse(row.ui) as UiContainer,
     csrfToken: row.csrf_token,
     internalContext: JSON.parse(row.internal_context) as Record<string, unknown>,
     active: row.active_method ?? undefined,
@@ -54,6 +53,7 @@ function fromRow(row: FlowsTable): Flow {
     sessionTokenExchangeCode: row.session_token_exchange_code ?? undefined,
     oauth2LoginChallenge: row.oauth2_login_challenge ?? undefined,
   };
+  return withStoredUi(flow, row.ui);
 }
 
 // Every flow creation inserts a flow and every submission reads one (a sign-in also saves its
