@@ -45,8 +45,10 @@ const password = "probe-Password-2024!";
 const cheapHashOfPassword =
   "$argon2id$v=19$m=64,t=1,p=1$2dWX4u90BTM172j+s2mkbA$XvBnrpXjx5+WCJBAAe5cYjNBRE0K3pDEEYTcL9X04rs";
 
+// PROBE_NODE_ARGS replaces the server's V8 flags (e.g. another semi-space size).
 const nodeArgs = [
-  "--max-semi-space-size=8",
+  ...(process.env.PROBE_NODE_ARGS ?? "--max-semi-space-size=8").split(" ").filter(Boolean),
+  ...(process.env.PROBE_PERF_MAP === "1" ? ["--perf-basic-prof"] : []),
   ...(profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []),
 ];
 const identity = startNode(process.env.PROBE_SERVER ?? "identity-server/src/main.ts", {
