@@ -109,6 +109,12 @@ try {
     `${publicUrl}/self-service/login/api`,
   );
   await perRequestRound(identity.pid, "floor (GET /health/alive)", `${publicUrl}/health/alive`);
+  // Work the server does without requests (timers, metrics, checkpoints): a per-second cost that a
+  // slower login round counts in a larger share per login.
+  const idleBefore = threadCpuMs(identity.pid).main;
+  await new Promise((resolve) => setTimeout(resolve, 5000));
+  const idleMs = (threadCpuMs(identity.pid).main - idleBefore) / 5;
+  console.log(`idle: main thread ${idleMs.toFixed(2)} ms per second`);
 } finally {
   await stopProcess(identity);
   rmSync(dataDir, { recursive: true, force: true });
