@@ -54,7 +54,7 @@ const warmUpSeconds = 2;
  * 3,000), so the measured run would still be warming up (issue 19: login-probe's first 8 s after a
  * 2 s warm-up cost 2.5 ms of main-thread CPU per login, the next rounds 2.0-2.2 ms).
  */
-export const loginWarmUpSeconds = 10;
+const loginWarmUpSeconds = 10;
 
 export async function serverFigures(
   targets: Targets,
