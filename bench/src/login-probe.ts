@@ -82,7 +82,7 @@ try {
   await runLogins(publicUrl, nextIdentifier, password, connections, warmUpSeconds);
   const limit = await measureHashLimit(10);
   console.log(
-    `argon2id ${limit.hashMedianMs} ms → limit ${limit.limitPerSecond} logins/s (${limit.cores} cores)`,
+    `argon2id ${limit.hashMedianMs} ms alone, ${limit.hashTogetherMs} ms with ${limit.cores} at once → limit ${limit.limitPerSecond} logins/s (${limit.limitAlonePerSecond} from one alone)`,
   );
   for (let round = 1; round <= rounds; round++) {
     const serverBefore = cpuMs(identity.pid);
