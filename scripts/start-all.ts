@@ -13,6 +13,7 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { builtEntry } from "./built-artifacts.ts";
 import { chooseLogFormat, prettyPrinter, type LogFormat } from "./console-format.ts";
+import { memorySettings } from "./memory-settings.ts";
 
 const env = process.env;
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -69,7 +70,7 @@ type Service = {
   name: string;
   script: string;
   /** Node options before the script. */
-  nodeArgs?: string[];
+  nodeArgs?: readonly string[];
   cwd: string;
   /** Every port it listens on: it is ready once all accept connections… */
   ports: string[];
@@ -173,12 +174,12 @@ async function main(format: LogFormat): Promise<void> {
       name: "portal",
       // Plain JavaScript as for the identity server below.
       script: await serverScript("portal"),
-      // As the identity server's (its README says why): server renders allocate fast enough for V8
-      // to grow the young generation to 128 MB on a large-RAM machine (RSS 250+ MB, 50 MB live).
-      nodeArgs: ["--max-semi-space-size=8", "--heap-growing-percent=50"],
+      // V8 and glibc memory settings (memory-settings.ts says why; portal/package.json has them too).
+      nodeArgs: memorySettings.portal.nodeArgs,
       cwd: `${root}portal`,
       ports: [portalPort],
       env: {
+        ...memorySettings.portal.env,
         NODE_ENV: "production",
         PORTAL_PORT: portalPort,
         PORTAL_PUBLIC_URL: portalUrl,
@@ -213,20 +214,14 @@ async function main(format: LogFormat): Promise<void> {
       // Plain JavaScript built from src (scripts/server-build.ts; rebuilt when a source changed):
       // Node's type stripping would keep tens of MB for the process's life.
       script: await serverScript("identity-server"),
-      // identity-server/package.json's start script has the same flags; its README says why.
-      nodeArgs: ["--max-semi-space-size=4", "--heap-growing-percent=50"],
+      // identity-server/package.json's start script has the same settings; its README says why.
+      nodeArgs: memorySettings["identity-server"].nodeArgs,
       cwd: `${root}identity-server`,
       // Every listener, the OAuth2 ones last, then the readiness the portal asks for too.
       ports: [identityPublicPort, identityAdminPort, oauth2PublicPort, oauth2AdminPort],
       readyUrl: `http://127.0.0.1:${identityAdminPort}/health/ready`,
       env: {
-        // glibc malloc: allocations from 1 MiB up (an argon2id hash's 19 MiB, a client secret
-        // scrypt's 16 MiB, both in libuv pool threads) get their own mapping, returned on free,
-        // instead of staying in a pool thread's arena after the dynamic threshold has risen.
-        GLIBC_TUNABLES: "glibc.malloc.mmap_threshold=1048576",
-        // …and the pool threads share two arenas instead of one each (less memory held in
-        // half-empty arenas; no slower logins measured).
-        MALLOC_ARENA_MAX: "2",
+        ...memorySettings["identity-server"].env,
         IDENTITY_PUBLIC_PORT: identityPublicPort,
         IDENTITY_ADMIN_PORT: identityAdminPort,
         IDENTITY_MAILBOX_PORT: mailboxPort,

@@ -75,7 +75,12 @@ describe("start-all.ts --prod without a build", () => {
     // must not need it.
     const copy = path.join(scratch, "copy");
     mkdirSync(path.join(copy, "scripts"), { recursive: true });
-    for (const file of ["start-all.ts", "built-artifacts.ts", "console-format.ts"]) {
+    for (const file of [
+      "start-all.ts",
+      "built-artifacts.ts",
+      "console-format.ts",
+      "memory-settings.ts",
+    ]) {
       copyFileSync(path.join(root, "scripts", file), path.join(copy, "scripts", file));
     }
     symlinkSync(path.join(root, "node_modules"), path.join(copy, "node_modules"));

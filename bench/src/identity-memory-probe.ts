@@ -14,6 +14,7 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { memorySettings } from "../../scripts/memory-settings.ts";
 import { buildServer } from "../../scripts/server-build.ts";
 import { hashPassword } from "../../identity-server/src/methods/password/hasher.ts";
 import { measureHashLimit } from "./argon2-limit.ts";
@@ -50,8 +51,7 @@ async function measure(flags: string): Promise<string> {
     cwd: path.join(repoRoot, "identity-server"),
     env: {
       ...process.env,
-      GLIBC_TUNABLES: "glibc.malloc.mmap_threshold=1048576",
-      MALLOC_ARENA_MAX: "2",
+      ...memorySettings["identity-server"].env,
       IDENTITY_DATA_DIR: dataDir,
       IDENTITY_LOG_LEVEL: "warn",
       IDENTITY_PUBLIC_PORT: String(ports.identityPublic),
