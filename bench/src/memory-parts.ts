@@ -1,8 +1,9 @@
 // A server's RSS split by what holds it, from /proc/<pid>/smaps: the Node binary's own pages,
 // shared libraries, other mapped files (the SQLite database, its -shm), glibc's malloc (the main
-// arena's [heap] and the per-thread arenas libuv's pool threads get), V8's 256 KiB pages, large
-// anonymous blocks (argon2id's 19 MiB, scrypt's 16 MiB and V8's large objects once they pass
-// glibc's mmap threshold) and the rest (thread stacks, small mappings).
+// arena's [heap] and the per-thread arenas libuv's pool threads get), V8's 256 KiB pages and its
+// code range, the blocks of password hashes in flight (argon2id's 19 MiB, scrypt's 16 MiB: their
+// own mappings past glibc's mmap threshold), other large anonymous mappings (V8's new space and
+// large objects, big buffers) and the rest (thread stacks, small mappings).
 import { readFileSync } from "node:fs";
 
 export interface MemoryParts {
@@ -13,6 +14,7 @@ export interface MemoryParts {
   mainArena: number;
   threadArenas: number;
   v8Pages: number;
+  hashBlocks: number;
   largeBlocks: number;
   otherAnonymous: number;
 }
@@ -30,6 +32,8 @@ interface Mapping {
 const arenaSize = 64n * 2n ** 20n;
 const v8PageSize = 256n * 2n ** 10n;
 const largeBlock = 2n ** 20n;
+// argon2id's 19 MiB and scrypt's 16 MiB, plus malloc's header rounded up to a page.
+const hashBlockSizes = { min: 16n * 2n ** 20n, max: 19n * 2n ** 20n + 2n ** 16n };
 
 function parse(smaps: string): Mapping[] {
   const mappings: Mapping[] = [];
@@ -63,6 +67,7 @@ export function memoryPartsOf(smaps: string): MemoryParts {
     mainArena: 0,
     threadArenas: 0,
     v8Pages: 0,
+    hashBlocks: 0,
     largeBlocks: 0,
     otherAnonymous: 0,
   };
@@ -85,6 +90,10 @@ export function memoryPartsOf(smaps: string): MemoryParts {
     )
       parts.threadArenas += m.rss;
     else if (size === v8PageSize && m.start % v8PageSize === 0n) parts.v8Pages += m.rss;
+    else if (m.perms.startsWith("rwx"))
+      parts.v8Pages += m.rss; // the code range
+    else if (size >= hashBlockSizes.min && size <= hashBlockSizes.max && m.perms.startsWith("rw"))
+      parts.hashBlocks += m.rss;
     else if (size >= largeBlock && m.perms.startsWith("rw")) parts.largeBlocks += m.rss;
     else parts.otherAnonymous += m.rss;
   });
@@ -108,7 +117,8 @@ export function describeParts(parts: MemoryParts): string {
     `total ${mb(parts.total)} MB = node binary ${mb(parts.nodeBinary)}, libraries ` +
     `${mb(parts.sharedLibraries)}, other files ${mb(parts.otherFiles)}, malloc main ` +
     `${mb(parts.mainArena)}, malloc thread arenas ${mb(parts.threadArenas)}, V8 pages ` +
-    `${mb(parts.v8Pages)}, large blocks ${mb(parts.largeBlocks)}, other anonymous ` +
+    `${mb(parts.v8Pages)}, hash blocks ${mb(parts.hashBlocks)}, other large ` +
+    `${mb(parts.largeBlocks)}, other anonymous ` +
     `${mb(parts.otherAnonymous)}`
   );
 }
