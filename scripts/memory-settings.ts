@@ -4,7 +4,7 @@
 // Both must be in place before the process starts: V8 sizes its heap and glibc reads its tunables
 // once, at start-up, so neither can be set from inside the server.
 
-export interface MemorySettings {
+interface MemorySettings {
   /** Node/V8 flags before the script. */
   nodeArgs: string[];
   /** Environment variables glibc reads at start-up (a caller's own values win). */

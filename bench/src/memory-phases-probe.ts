@@ -82,19 +82,32 @@ class PartsSampler {
   }
 }
 
-/** The V8 heap spaces a server's memory-hook.mjs logged closest to time `t`. */
+/**
+ * The V8 heap spaces a server's memory-hook.mjs logged closest to time `t`, and the memory V8
+ * counts outside its heap (external: Buffers, ArrayBuffers and other native allocations it is told
+ * about, most of them malloc's).
+ */
 function spacesNear(probeDir: string, folder: string, pid: number, t: number): string {
   const file = readdirSync(probeDir).find((f) => f === `${folder}-${pid}.jsonl`);
   if (!file) return "";
   const samples = readFileSync(path.join(probeDir, file), "utf8")
     .trim()
     .split("\n")
-    .map((line) => JSON.parse(line) as { t: number; spaces: Record<string, number> });
+    .map(
+      (line) =>
+        JSON.parse(line) as {
+          t: number;
+          spaces: Record<string, number>;
+          external: number;
+          arrayBuffers: number;
+        },
+    );
   const near = samples.reduce((a, b) => (Math.abs(b.t - t) < Math.abs(a.t - t) ? b : a));
-  return Object.entries(near.spaces)
+  const spaces = Object.entries(near.spaces)
     .filter(([, bytes]) => bytes >= 2 ** 19)
     .map(([name, bytes]) => `${name.replace(/_space$/, "")} ${(bytes / 2 ** 20).toFixed(1)}`)
     .join(", ");
+  return `${spaces}; external ${mb(near.external)} (array buffers ${mb(near.arrayBuffers)})`;
 }
 
 async function run(variant: string): Promise<void> {
