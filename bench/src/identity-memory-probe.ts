@@ -30,6 +30,7 @@ import {
 import { RssSampler, statusBytes } from "./memory.ts";
 import { mixedTraffic } from "./mixed-traffic.ts";
 import { ports, urls } from "./ports.ts";
+import { cpuMs } from "./probe-support.ts";
 import { repoRoot, stopProcess, waitForPort } from "./processes.ts";
 import { serverFigures } from "./server-figures.ts";
 
@@ -79,14 +80,21 @@ async function measure(flags: string): Promise<string> {
       client,
     };
     if (preloadSeconds > 0) await serverFigures(targets, await measureHashLimit(), preloadSeconds);
+    // The server's CPU time per request of the mixed traffic (the same mix for every variant): what
+    // a V8 flag costs, less swayed by other work on the machine than the rates (a login, two
+    // requests, counts once).
+    const cpuBefore = cpuMs(pid);
     const mixed = await mixedTraffic(targets, sampler, seconds);
+    const requests =
+      mixed.whoami.total + mixed.introspect.total + mixed.login.total + mixed.token.total;
+    const cpuPerRequest = (cpuMs(pid) - cpuBefore) / Math.max(1, requests);
     const whole = sampler.peakSinceStart()["identity-server"] ?? 0;
     sampler.stop();
     return (
       `idle ${mb(idle)}, mixed peak ${mb(mixed.peakRssBytes["identity-server"] ?? 0)}, ` +
       `whole-run peak ${mb(whole)}, VmHWM ${mb(statusBytes(pid, "VmHWM"))}; ` +
       `logins ${mixed.login.perSecond.toFixed(1)}/s, whoami ${mixed.whoami.perSecond.toFixed(0)}/s, ` +
-      `errors ${mixed.errors}`
+      `errors ${mixed.errors}; server CPU ${(cpuPerRequest * 1000).toFixed(0)} µs per request`
     );
   } finally {
     await stopProcess(child);
