@@ -30,9 +30,10 @@ import {
 import { RssSampler, statusBytes } from "./memory.ts";
 import { mixedTraffic } from "./mixed-traffic.ts";
 import { ports, urls } from "./ports.ts";
-import { cpuMs } from "./probe-support.ts";
+import { cpuMs, threadCpuMs } from "./probe-support.ts";
+import { runLoad, runLogins } from "./load.ts";
 import { repoRoot, stopProcess, waitForPort } from "./processes.ts";
-import { serverFigures } from "./server-figures.ts";
+import { serverFigures, whoamiRequest } from "./server-figures.ts";
 
 const identities = Number(process.env.PROBE_IDENTITIES ?? 1000);
 const seconds = Number(process.env.PROBE_SECONDS ?? 30);
@@ -80,21 +81,34 @@ async function measure(flags: string): Promise<string> {
       client,
     };
     if (preloadSeconds > 0) await serverFigures(targets, await measureHashLimit(), preloadSeconds);
-    // The server's CPU time per request of the mixed traffic (the same mix for every variant): what
-    // a V8 flag costs, less swayed by other work on the machine than the rates (a login, two
-    // requests, counts once).
-    const cpuBefore = cpuMs(pid);
     const mixed = await mixedTraffic(targets, sampler, seconds);
-    const requests =
-      mixed.whoami.total + mixed.introspect.total + mixed.login.total + mixed.token.total;
-    const cpuPerRequest = (cpuMs(pid) - cpuBefore) / Math.max(1, requests);
     const whole = sampler.peakSinceStart()["identity-server"] ?? 0;
     sampler.stop();
+    // What a V8 flag costs, less swayed by other work on the machine than the rates: the server's
+    // CPU time per whoami (50 connections) and its main thread's per login (the argon2id hash runs
+    // in the pool), each alone for a few seconds after the mixed traffic.
+    let before = cpuMs(pid);
+    const whoami = await runLoad({
+      ...whoamiRequest(targets.sessionCookie),
+      connections: 50,
+      seconds: 5,
+    });
+    const cpuPerWhoami = (cpuMs(pid) - before) / Math.max(1, whoami.total);
+    before = threadCpuMs(pid).main;
+    const logins = await runLogins(
+      urls.identityPublic,
+      targets.nextIdentifier,
+      benchPassword,
+      8,
+      5,
+    );
+    const mainPerLogin = (threadCpuMs(pid).main - before) / Math.max(1, logins.total);
     return (
       `idle ${mb(idle)}, mixed peak ${mb(mixed.peakRssBytes["identity-server"] ?? 0)}, ` +
       `whole-run peak ${mb(whole)}, VmHWM ${mb(statusBytes(pid, "VmHWM"))}; ` +
       `logins ${mixed.login.perSecond.toFixed(1)}/s, whoami ${mixed.whoami.perSecond.toFixed(0)}/s, ` +
-      `errors ${mixed.errors}; server CPU ${(cpuPerRequest * 1000).toFixed(0)} µs per request`
+      `errors ${mixed.errors}; server CPU per whoami ${(cpuPerWhoami * 1000).toFixed(0)} µs, ` +
+      `main thread per login ${mainPerLogin.toFixed(2)} ms`
     );
   } finally {
     await stopProcess(child);
