@@ -5,7 +5,7 @@
 // second reads /proc/<pid>/smaps (memory-parts.ts) and keeps, per phase and server, the sample
 // with the highest RSS, printed with the V8 heap spaces the server logged closest to it.
 //
-//   node bench/src/memory-phases-probe.ts
+//   npm run memory-phases-probe -w bench
 //   PROBE_PHASES=portal-traffic,mixed PROBE_VARIANTS='|MALLOC_ARENA_MAX=1' PROBE_ROUNDS=2 \
 //     node bench/src/memory-phases-probe.ts
 //
