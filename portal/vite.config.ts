@@ -35,6 +35,15 @@ export default defineConfig({
                   name: "shared",
                   test: /app[\\/](ui[\\/](card|buttons|toasts|spinner|alert|checkbox|notice|page-title|text-link|app-shell|site-header|site-footer|theme-toggle|language-selector|spinner-overlay|use-idle|route-focus)\.tsx?|theme[\\/][a-z-]+\.tsx?|i18n[\\/](translator-context|locales|page-catalogue|translator|read-page-strings)\.tsx?|routes[\\/](notice-query|nodna|flow-notice|login[\\/](second-factor-params|oauth2-marker-key))\.tsx?|flows[\\/](node-filters|node-guards|messages|field-messages|use-hydrated|node-field|error-summary|node-button|node-checkbox|node-content|flow-node|flow-form|flow-messages|code-errors|action-answer|notice-query)\.tsx?)$/,
                 },
+                // The header's sign-out form (loaded while a session exists) stays a chunk of its
+                // own; the settings group below would otherwise take it in with the route.
+                { name: "sign-out-form", test: /app[\\/]ui[\\/]sign-out-form\.tsx$/ },
+                // The settings page's outline (its cards' code loads beside the hydration,
+                // routes/settings/cards/lazy-card.tsx): one chunk with the route, not three.
+                {
+                  name: "settings",
+                  test: /app[\\/]routes[\\/]settings[\\/](route\.tsx|cards[\\/](index|lazy-card|card-shows)\.tsx?|devices[\\/]trusted-devices-node\.ts)$/,
+                },
               ],
             },
           },

@@ -18,6 +18,7 @@ import { redirectWithCookies } from "../../http/redirects.server.ts";
 import { sessionEntropy } from "../../http/session-entropy.server.ts";
 import { toE164 } from "../../ui/phone/phone-number.server.ts";
 import { askFirst } from "./confirmation.server.ts";
+import { settingsCardsReady } from "./cards/index.ts";
 import { confirmField } from "./confirmations.ts";
 import { settingsGroup } from "./settings-group.ts";
 import { intentField, sessionIdField } from "./sessions.ts";
@@ -39,6 +40,8 @@ function signInFirst(args: FlowArgs): FlowRouteRules {
 }
 
 export async function loadSettings(args: FlowArgs) {
+  // The cards render in the server's shell from the modules it holds (cards/lazy-card.tsx).
+  await settingsCardsReady;
   const { frontend } = identityFor(args.request, args.context, args.locale);
   const page = await loadFlowPage(args, frontend, settingsRoute);
   if (page instanceof Response) return page;
@@ -58,6 +61,7 @@ export async function loadSettings(args: FlowArgs) {
 }
 
 export async function submitSettings(args: FlowArgs) {
+  await settingsCardsReady;
   const flowId = args.url.searchParams.get("flow");
   if (!flowId) return redirect(`/${args.locale}/settings`);
   const form = await args.request.formData();

@@ -9,15 +9,17 @@ import { intentField, sessionIdField, sessionIntents } from "../sessions.ts";
 import { CardSection } from "./card-section.tsx";
 import { ConfirmStep, useConfirmation } from "./confirm-step.tsx";
 
+export interface SessionsCardProps {
+  sessions: SessionsView;
+  csrfToken: string;
+  result: SessionsResult | undefined;
+}
+
 /**
  * Where the user is signed in: this session and the others, each with its device, and the
  * ways out of them. Plain forms with a hidden intent: the settings action makes the calls.
  */
-export function SessionsCard(props: {
-  sessions: SessionsView;
-  csrfToken: string;
-  result: SessionsResult | undefined;
-}) {
+export function SessionsCard(props: SessionsCardProps) {
   const { t } = useTranslator();
   const { current, others } = props.sessions;
   const submitting = useNavigation().state === "submitting";

@@ -2,11 +2,11 @@ import type { UiNode } from "@portal/client";
 import { FlowForm } from "../../../flows/flow-form.tsx";
 import { FlowNode } from "../../../flows/flow-node.tsx";
 import { nodeLabel, translateMessage } from "../../../flows/messages.ts";
-import { findInput, nodeName } from "../../../flows/node-filters.ts";
+import { findInput } from "../../../flows/node-filters.ts";
 import { isImageAttributes, isRecord, isTextAttributes } from "../../../flows/node-guards.ts";
 import { useTranslator } from "../../../i18n/translator-context.tsx";
-import { isTrustedDevicesNode, untrustName } from "../devices/trusted-devices.ts";
 import { labelText } from "../../../flows/node-field.tsx";
+import { totpNodes } from "./card-shows.ts";
 import { CardSection } from "./card-section.tsx";
 import { ConfirmStep, askedButton, useConfirmation } from "./confirm-step.tsx";
 import { CopyButton } from "./copy-button.tsx";
@@ -14,16 +14,6 @@ import type { SettingsCardProps } from "./settings-card.ts";
 
 /** Element id of the key, for people (and tests) who type it into their app by hand. */
 const totpKeyId = "totp-secret-key";
-
-/** The trusted-devices list shares the group but is a card of its own. */
-function totpNodes(nodes: readonly UiNode[]): UiNode[] {
-  return nodes.filter((node) => !isTrustedDevicesNode(node) && nodeName(node) !== untrustName);
-}
-
-/** Shows when the group has more than the trusted devices (it always does, linked or not). */
-export function hasTotpSetting(groupNodes: readonly UiNode[]): boolean {
-  return totpNodes(groupNodes).some((node) => node.group === "totp");
-}
 
 /** The key in the clear: the text node's context, else its text. */
 function secretOf(node: UiNode | undefined): string | undefined {

@@ -1,4 +1,3 @@
-import type { UiNode } from "@portal/client";
 import { Form, useNavigation } from "react-router";
 import { labelText, valueAsString } from "../../../flows/node-field.tsx";
 import { inputValue } from "../../../flows/node-filters.ts";
@@ -9,19 +8,13 @@ import { secondaryButton } from "../../../ui/buttons.ts";
 import { DeviceSummary } from "../devices/device-summary.tsx";
 import { useTimestampFormatter } from "../devices/format-timestamp.ts";
 import {
-  isTrustedDevicesNode,
   parseTrustedDevices,
   thisDeviceIds,
   trustedDevicesData,
-  untrustName,
 } from "../devices/trusted-devices.ts";
+import { untrustName } from "../devices/trusted-devices-node.ts";
 import { CardSection } from "./card-section.tsx";
 import type { SettingsCardProps } from "./settings-card.ts";
-
-/** Shows while the identity service sends the list (the identity has a second factor). */
-export function hasTrustedDevices(groupNodes: readonly UiNode[]): boolean {
-  return groupNodes.some(isTrustedDevicesNode);
-}
 
 /**
  * "Manage trusted devices" (spec §2): every browser that skips the second factor, with its

@@ -1,5 +1,6 @@
 import type { UiNode } from "@portal/client";
 import { isRecord, isTextAttributes } from "../../../flows/node-guards.ts";
+import { isTrustedDevicesNode } from "./trusted-devices-node.ts";
 
 /** Spec §3 "Trusted device": one entry of the identity service's list, its key as id. */
 export interface TrustedDevice {
@@ -14,14 +15,6 @@ export interface TrustedDevice {
    * entry is the browser asking. Absent when the service gives none (one that does not mark it).
    */
   current?: boolean;
-}
-
-/** The text node that carries the list (group totp). */
-const trustedDevicesNodeId = "totp-trusted-devices";
-export const untrustName = "totp_device_untrust";
-
-export function isTrustedDevicesNode(node: UiNode): boolean {
-  return isTextAttributes(node.attributes) && node.attributes.id === trustedDevicesNodeId;
 }
 
 /**
