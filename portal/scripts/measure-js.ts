@@ -1,9 +1,10 @@
 /**
- * Sums the gzip (level 9) size of every JavaScript file /en/login references: the module
- * preloads and module scripts of its server-rendered HTML. Builds nothing.
+ * Sums the gzip (level 9) size of every JavaScript file a page (/en/login unless told) references:
+ * the module preloads and module scripts of its server-rendered HTML. Builds nothing.
  *
  *   npx node portal/scripts/measure-js.ts http://localhost:3000/en/login   # from a running portal
  *   npx node portal/scripts/measure-js.ts                                 # from the build manifest
+ *   npx node portal/scripts/measure-js.ts --page=settings                 # another page, likewise
  *   npx node portal/scripts/measure-js.ts http://localhost:3000/en/login --browser
  *
  * `--browser` also counts what the page loads after hydration (the session lifecycle, lazy
@@ -21,8 +22,12 @@ export const clientDir = fileURLToPath(new URL("../build/client", import.meta.ur
 // DESIGN §6: 120 kB, decimal, of gzip JavaScript for /en/login.
 export const budgetBytes = 120_000;
 
-/** Route ids the /en/login page is made of. */
-const loginRouteIds = ["root", "routes/locale-layout", "routes/login/route"];
+/** Route ids each page is made of, for the build manifest's figures (`--page=`). */
+const pageRouteIds: Record<string, string[]> = {
+  login: ["root", "routes/locale-layout", "routes/login/route"],
+  // Issue 19: the same budget; its cards' code loads beside the hydration.
+  settings: ["root", "routes/locale-layout", "routes/settings/route"],
+};
 
 if (import.meta.main) {
   const target = process.argv.slice(2).find((argument) => !argument.startsWith("--"));
@@ -33,7 +38,7 @@ if (import.meta.main) {
       ? await filesFetchedByBrowser(target)
       : target
         ? await filesFromPage(target)
-        : filesFromManifest();
+        : filesFromManifest(pageOption());
   if (browser) console.log("fetched by Chromium, including after hydration:");
 
   let total = 0;
@@ -142,8 +147,18 @@ function matchesOf(html: string, patterns: RegExp[]): Set<string> {
   return files;
 }
 
+/** `--page=<name>` (login by default): which page the build manifest's figures are for. */
+function pageOption(): string[] {
+  const name = process.argv.find((argument) => argument.startsWith("--page="))?.slice(7) ?? "login";
+  const routeIds = pageRouteIds[name];
+  if (!routeIds) {
+    throw new Error(`--page=${name}: one of ${Object.keys(pageRouteIds).join(", ")}`);
+  }
+  return routeIds;
+}
+
 /** Without a running portal: React Router's browser manifest names each route's module and imports. */
-function filesFromManifest(): Set<string> {
+function filesFromManifest(routeIds: string[]): Set<string> {
   const manifestFile = readdirSync(`${clientDir}/assets`).find((name) =>
     /^manifest-.*\.js$/.test(name),
   );
@@ -160,7 +175,7 @@ function filesFromManifest(): Set<string> {
   if (!isRecord(manifest) || !isRecord(manifest.routes))
     throw new Error("unexpected manifest shape");
   add(manifest.entry);
-  for (const id of loginRouteIds) add(manifest.routes[id]);
+  for (const id of routeIds) add(manifest.routes[id]);
   return files;
 }
 
