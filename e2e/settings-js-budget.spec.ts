@@ -39,7 +39,12 @@ test("/en/settings references its cards' code from no script of its HTML, and a 
   });
 
   const response = await page.goto("/en/settings");
-  const referenced = scriptsOf((await response?.text()) ?? "");
+  const html = (await response?.text()) ?? "";
+  // Every card is in place in the HTML (a plain form without JavaScript), none sent after the
+  // rest, hidden until a script moves it in.
+  expect(html).toContain('id="settings-backup-codes"');
+  expect(html).not.toMatch(/<div hidden id="S:/);
+  const referenced = scriptsOf(html);
   expect(referenced.size).toBeGreaterThan(0);
   expect(total(referenced), `SSR-referenced: ${[...referenced].join(", ")}`).toBeLessThanOrEqual(
     budgetBytes,
@@ -50,12 +55,12 @@ test("/en/settings references its cards' code from no script of its HTML, and a 
   await cardRequested;
   const card = page.getByRole("region", { name: "Change password" });
   const before = await card.boundingBox();
-  await card.getByLabel("New password").fill(strongPassword);
+  await card.getByLabel("New password", { exact: true }).fill(strongPassword);
   release();
 
   // Its code arrived and React took over the card's fields (it marks the elements it owns): the
   // password is still there, the card kept its size, and the card checks the confirmation as before.
-  const password = card.getByLabel("New password");
+  const password = card.getByLabel("New password", { exact: true });
   await expect
     .poll(() =>
       password.evaluate((input: object) =>

@@ -49,6 +49,10 @@ export default function handleRequest(
       </ServerCatalogues>,
       {
         nonce,
+        // Every finished Suspense boundary in place, whatever the page's size: past 12.8 kB React
+        // moves a large one behind a script that reveals it (hidden without JavaScript, and
+        // late with it), and the settings cards each have one (routes/settings/cards/lazy-card).
+        progressiveChunkSize: Number.POSITIVE_INFINITY,
         [readyOption]() {
           shellRendered = true;
           const body = new PassThrough({
