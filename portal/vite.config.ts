@@ -35,17 +35,6 @@ export default defineConfig({
                   name: "shared",
                   test: /app[\\/](ui[\\/](card|buttons|toasts|spinner|alert|checkbox|notice|page-title|text-link|app-shell|site-header|site-footer|theme-toggle|language-selector|spinner-overlay|use-idle|route-focus)\.tsx?|theme[\\/][a-z-]+\.tsx?|i18n[\\/](translator-context|locales|page-catalogue|translator|read-page-strings)\.tsx?|routes[\\/](notice-query|nodna|flow-notice|login[\\/](second-factor-params|oauth2-marker-key))\.tsx?|flows[\\/](node-filters|node-guards|messages|field-messages|use-hydrated|node-field|error-summary|node-button|node-checkbox|node-content|flow-node|flow-form|flow-messages|code-errors|action-answer|notice-query)\.tsx?)$/,
                 },
-                // The live field checks with their messages, and the password checklist with the
-                // rule it checks, as before the settings cards left the route (the settings rules
-                // import the rule too): registration's scripts stay one file fewer.
-                {
-                  name: "use-live-errors",
-                  test: /app[\\/](flows[\\/]use-live-errors|validation[\\/]messages)\.ts$/,
-                },
-                {
-                  name: "password-rules",
-                  test: /app[\\/](flows[\\/]password-rules\.tsx|validation[\\/]password\.ts)$/,
-                },
                 // The header's sign-out form (loaded while a session exists) stays a chunk of its
                 // own; the settings group below would otherwise take it in with the route.
                 { name: "sign-out-form", test: /app[\\/]ui[\\/]sign-out-form\.tsx$/ },

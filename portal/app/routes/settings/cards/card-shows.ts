@@ -4,7 +4,7 @@ import { isTrustedDevicesNode, untrustName } from "../devices/trusted-devices-no
 
 /**
  * Which of the totp group's cards show: read by the page outline (cards/index.ts), so it stays
- * out of the cards' own chunks.
+ * out of the cards' own chunk (all-cards.ts).
  */
 
 /** The trusted-devices list shares the group but is a card of its own. */

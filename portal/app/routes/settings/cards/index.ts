@@ -6,7 +6,7 @@ import type { SettingsCardDefinition, SettingsCardProps } from "./settings-card.
 
 type CardComponent = ComponentType<SettingsCardProps>;
 
-/** A card of the page outline whose code is a chunk of its own (cards/lazy-card.tsx). */
+/** A card of the page outline whose code is not among the page's scripts (cards/lazy-card.tsx). */
 function defineCard(
   definition: Omit<SettingsCardDefinition, "Component">,
   load: () => Promise<CardComponent>,
@@ -16,7 +16,7 @@ function defineCard(
 }
 
 const sessions = lazyCard<SessionsCardProps>("settings-sessions", () =>
-  import("./sessions-card.tsx").then((module) => module.SessionsCard),
+  import("./all-cards.ts").then((module) => module.SessionsCard),
 );
 
 /** Where the user is signed in (not a flow group: the settings loader lists the sessions). */
@@ -35,7 +35,7 @@ const cards = [
       anchor: "settings-profile",
       title: "settings.profile.title",
     },
-    () => import("./profile-card.tsx").then((module) => module.ProfileCard),
+    () => import("./all-cards.ts").then((module) => module.ProfileCard),
   ),
   defineCard(
     {
@@ -44,7 +44,7 @@ const cards = [
       anchor: "settings-password",
       title: "settings.password.title",
     },
-    () => import("./password-card.tsx").then((module) => module.PasswordCard),
+    () => import("./all-cards.ts").then((module) => module.PasswordCard),
   ),
   defineCard(
     {
@@ -53,7 +53,7 @@ const cards = [
       anchor: "settings-passkeys",
       title: "settings.passkey.title",
     },
-    () => import("./credentials-card.tsx").then((module) => module.PasskeysCard),
+    () => import("./all-cards.ts").then((module) => module.PasskeysCard),
   ),
   defineCard(
     {
@@ -63,7 +63,7 @@ const cards = [
       anchor: "settings-security-keys",
       title: "settings.webauthn.title",
     },
-    () => import("./credentials-card.tsx").then((module) => module.SecurityKeysCard),
+    () => import("./all-cards.ts").then((module) => module.SecurityKeysCard),
   ),
   defineCard(
     {
@@ -73,7 +73,7 @@ const cards = [
       title: "settings.totp.title",
       shows: hasTotpSetting,
     },
-    () => import("./totp-card.tsx").then((module) => module.TotpCard),
+    () => import("./all-cards.ts").then((module) => module.TotpCard),
   ),
   defineCard(
     {
@@ -82,7 +82,7 @@ const cards = [
       anchor: "settings-code",
       title: "settings.code.title",
     },
-    () => import("./code-mfa-card.tsx").then((module) => module.CodeMfaCard),
+    () => import("./all-cards.ts").then((module) => module.CodeMfaCard),
   ),
   defineCard(
     {
@@ -91,7 +91,7 @@ const cards = [
       anchor: "settings-backup-codes",
       title: "settings.backupCodes.title",
     },
-    () => import("./backup-codes-card.tsx").then((module) => module.BackupCodesCard),
+    () => import("./all-cards.ts").then((module) => module.BackupCodesCard),
   ),
   defineCard(
     {
@@ -101,7 +101,7 @@ const cards = [
       title: "settings.trustedDevices.title",
       shows: hasTrustedDevices,
     },
-    () => import("./trusted-devices-card.tsx").then((module) => module.TrustedDevicesCard),
+    () => import("./all-cards.ts").then((module) => module.TrustedDevicesCard),
   ),
 ];
 

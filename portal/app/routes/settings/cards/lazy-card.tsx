@@ -1,7 +1,7 @@
 import { Suspense, lazy, useEffect, useState } from "react";
 import type { ComponentType } from "react";
 
-/** A settings card whose code is a chunk of its own, and how the server waits for it. */
+/** A settings card whose code loads apart from the page's scripts, and how the server waits for it. */
 export interface LazyCard<P> {
   Component: ComponentType<P>;
   /** Settles once the server holds the card's module (at once in the browser). */
