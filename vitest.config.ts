@@ -29,6 +29,7 @@ const portalIsolated = [
   "app/http/trusted-proxies.server.test.ts",
   "app/flows/forwarded-form.server.test.ts",
   "app/routes/consent/consent.server.test.ts",
+  "app/routes/settings/settings-html.server.test.ts",
   "**/*.oauth2-service.test.ts",
   "app/routes/logout.test.ts",
   "app/ui/phone/phone-widget.test.tsx",
