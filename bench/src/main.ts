@@ -26,6 +26,7 @@ import { rows } from "./rows.ts";
 import { judgeRatios, machine, markdownTable, printTable, writeResults } from "./report.ts";
 import { scaling } from "./scaling.ts";
 import { serverFigures } from "./server-figures.ts";
+import { serverTimeFigures } from "./server-time.ts";
 import { startSystem } from "./system.ts";
 import { usableFigures } from "./usable-figures.ts";
 
@@ -77,6 +78,9 @@ try {
   step("usable time and Lighthouse: sign-in and registration against static copies");
   const usable = await usableFigures();
 
+  step("server time per sign-in page view beside its identity call (the portal's metrics)");
+  const serverTime = await serverTimeFigures();
+
   step("argon2id hash time (the server's parameters)");
   const hash = await measureHashLimit();
 
@@ -121,7 +125,18 @@ try {
   await system.stop();
 
   const totalSeconds = (performance.now() - startedAt) / 1000;
-  const figures = { screens, lighthouse, hash, server, portal, mixed, scale, memory, usable };
+  const figures = {
+    screens,
+    lighthouse,
+    hash,
+    server,
+    portal,
+    mixed,
+    scale,
+    memory,
+    usable,
+    serverTime,
+  };
   const table = judgeRatios(rows(figures, budgetBytes), load.busy);
   console.log("");
   printTable(table);

@@ -13,6 +13,7 @@ export const ports = {
   oauth2Public: base + 5,
   oauth2Admin: base + 6,
   bareFastify: base + 7,
+  portalMetrics: base + 8,
 } as const;
 
 export const urls = {
@@ -22,4 +23,5 @@ export const urls = {
   oauth2Public: `http://localhost:${ports.oauth2Public}`,
   oauth2Admin: `http://127.0.0.1:${ports.oauth2Admin}`,
   bareFastify: `http://127.0.0.1:${ports.bareFastify}`,
+  portalMetrics: `http://127.0.0.1:${ports.portalMetrics}`,
 } as const;

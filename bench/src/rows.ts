@@ -17,6 +17,7 @@ import {
 } from "./report.ts";
 import type { ScalePoint } from "./scaling.ts";
 import type { ServerFigures } from "./server-figures.ts";
+import { serverTimeRows, type ServerTimeFigures } from "./server-time.ts";
 import { usableRows, type UsablePage } from "./usable-figures.ts";
 
 export interface Figures {
@@ -30,6 +31,8 @@ export interface Figures {
   memory: { peakRssWholeRunBytes: Record<string, number>; identityServerVmHwmBytes: number };
   /** Issue 20: usable time and Lighthouse, portal against a static copy of the same page. */
   usable?: UsablePage[];
+  /** Issue 20: the sign-in page's server time beyond its identity call. */
+  serverTime?: ServerTimeFigures;
 }
 
 const ratio = (n: number) => n.toFixed(2);
@@ -106,6 +109,7 @@ export function rows(f: Figures, jsBudget: number): Row[] {
   );
   out.push(info("Lighthouse /en/login LCP (mobile)", ms(f.lighthouse.lcpMs)));
   if (f.usable) out.push(...usableRows(f.usable));
+  if (f.serverTime) out.push(...serverTimeRows(f.serverTime));
 
   const s = f.server;
   out.push(info("bare Fastify GET / (50 conn)", perSecond(s.bare.perSecond)));

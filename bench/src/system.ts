@@ -25,6 +25,8 @@ export async function startSystem(): Promise<RunningSystem> {
       {
         NODE_ENV: "production",
         PORTAL_PORT: String(ports.portal),
+        // The portal's Prometheus metrics (loopback only): the sign-in page's server time (server-time.ts).
+        PORTAL_METRICS_PORT: String(ports.portalMetrics),
         DEMO_PORT: String(ports.demo),
         IDENTITY_PUBLIC_PORT: String(ports.identityPublic),
         IDENTITY_ADMIN_PORT: String(ports.identityAdmin),
