@@ -8,12 +8,15 @@
 //
 // PROBE_ALSO=<path> also loads that path of the identity server (e.g. /health/alive) each round.
 // PROBE_ROUNDS=n repeats the pair n times (the machine is shared; one pair is noisy).
+// PROBE_HEAP_PROF=<file>: the first round's whoami load under V8's sampling heap profiler, garbage
+// included (heap-sample-hook.mjs); prints the bytes per answer by allocation site.
 import { createHmac } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { browserLogin, cookieHeader } from "./identity-api.ts";
 import { runLoad } from "./load.ts";
+import { heapSample, printHeapSample } from "./heap-sample.ts";
 import { cpuMs, freePort, printNewestProfile } from "./probe-support.ts";
 import { startNode, stopProcess, waitForPort } from "./processes.ts";
 
@@ -23,6 +26,7 @@ const rounds = Number(process.env.PROBE_ROUNDS ?? 1);
 // browser: a browser sign-in's cookies (session and CSRF), as the whole bench sends them.
 const auth = (["token", "browser"] as const).find((a) => a === process.env.PROBE_AUTH) ?? "cookie";
 const profileDir = process.env.PROBE_CPU_PROF;
+const heapFile = process.env.PROBE_HEAP_PROF && path.resolve(process.env.PROBE_HEAP_PROF);
 
 /** A load run with the server's CPU time per answered request (µs), less sensitive to neighbours. */
 async function measured(pid: number | undefined, options: Parameters<typeof runLoad>[0]) {
@@ -59,6 +63,7 @@ const password = "probe-Password-2024!";
 const nodeArgs = [
   "--max-semi-space-size=8",
   ...(profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []),
+  ...(heapFile ? [`--import=${path.resolve("bench/src/heap-sample-hook.mjs")}`] : []),
 ];
 // startNode runs `node <script>`; node options go through NODE_OPTIONS (--cpu-prof is allowed there).
 // PROBE_SERVER=<path of main.ts>: another copy of the server (e.g. an older commit's, to compare).
@@ -73,6 +78,7 @@ const identity = startNode(process.env.PROBE_SERVER ?? "identity-server/src/main
   IDENTITY_OAUTH2_PUBLIC_PORT: String(oauth2Public),
   IDENTITY_OAUTH2_ADMIN_PORT: String(oauth2Admin),
   IDENTITY_OAUTH2_ISSUER: `http://localhost:${oauth2Public}`,
+  ...(heapFile ? { HEAP_SAMPLE_FILE: heapFile } : {}),
 });
 const bare = startNode("bench/src/bare-fastify.ts", { BARE_PORT: String(barePort) });
 
@@ -129,12 +135,18 @@ try {
       connections: 50,
       seconds,
     });
+    const sampled = heapFile !== undefined && round === 1;
+    if (sampled) identity.kill("SIGUSR2");
     const w = await measured(identity.pid, {
       url: `${publicUrl}/sessions/whoami`,
       headers,
       connections: 50,
       seconds,
     });
+    if (sampled) {
+      identity.kill("SIGUSR2");
+      printHeapSample(await heapSample(heapFile), w.total);
+    }
     const fmt = (f: typeof b) =>
       `${Math.round(f.perSecond)} req/s, p50 ${f.p50} ms, p99 ${f.p99} ms, errors ${f.errors}, server CPU ${Math.round(f.cpuPerRequest)} µs/request`;
     console.log(`round ${round} (${auth}, ${seconds} s, 50 connections)`);
