@@ -12,6 +12,7 @@ import { defineConfig } from "vitest/config";
 // 3.2 s of CPU), nearly all of it worker, jsdom and import set-up per file.
 const portalIsolated = [
   "app/http/body-limit.server.test.ts",
+  "app/http/client-error-log.server.test.ts",
   "app/http/csp-origins.test.ts",
   "app/http/direct-flow-render.server.test.ts",
   "app/http/first-paint-order.server.test.ts",

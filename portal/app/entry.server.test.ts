@@ -11,11 +11,17 @@ const context = () => ({
 describe("handleError (what reaches the server log)", () => {
   afterEach(() => vi.restoreAllMocks());
 
-  it("keeps a client's mistake out of the log: a 405 for OPTIONS on a page, a 404", () => {
+  it("keeps a client's mistake out of the log: a 405 for OPTIONS on a page, a 404, a refused cross-origin post", () => {
     const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
     const wrongMethod = new Error('Invalid request method "OPTIONS"');
     handleError(new ErrorResponse(405, "Method Not Allowed", wrongMethod, true), context());
     handleError(new ErrorResponse(404, "Not Found", null), context());
+    handleError(
+      new Error(
+        "The `request.url` origin does not match `origin` header from a forwarded action request. Aborting the action.",
+      ),
+      context(),
+    );
     expect(logged).not.toHaveBeenCalled();
   });
 

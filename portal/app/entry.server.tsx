@@ -98,5 +98,15 @@ export default function handleRequest(
 export const handleError: HandleErrorFunction = (error, { request }) => {
   if (request.signal.aborted) return;
   if (isRouteErrorResponse(error) && error.status < 500) return;
+  if (isRefusedCrossOriginPost(error)) return;
   console.error(error);
 };
+
+/**
+ * React Router refuses a form post from another origin (or with an Origin that is no URL) with a
+ * plain Error, not a route error response, and answers it 400 (lib/actions.ts,
+ * throwIfPotentialCSRFAttack): anyone can send one, without a session or a token.
+ */
+function isRefusedCrossOriginPost(error: unknown): boolean {
+  return error instanceof Error && error.message.endsWith("Aborting the action.");
+}
