@@ -191,8 +191,7 @@ describe("portal caching and permissions", () => {
 
     // Route discovery's answer (the build's route table) keeps React Router's own caching alone,
     // so the browser asks once per build, not on every page (issue 20).
-    // (in the module script's code, which the page's loader carries as a JSON string: ui/deferred-scripts.ts)
-    const version = /\\?"version\\?": ?\\?"(\w+)\\?"/.exec(page)?.[1];
+    const version = /"version": "(\w+)"/.exec(page)?.[1];
     expect(version).toBeDefined();
     const manifest = await fetch(
       `${origin}/__manifest?paths=${encodeURIComponent("/en/login,/en/registration")}&version=${version ?? ""}`,
