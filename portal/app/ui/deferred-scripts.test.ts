@@ -68,9 +68,6 @@ describe("the deferred scripts loader", () => {
     const load = runWhileLoading();
     load();
     expect(added()).toEqual([...preloads, moduleCode]);
-    for (const link of document.head.querySelectorAll<HTMLLinkElement>("link")) {
-      expect(link.getAttribute("fetchpriority")).toBe("low");
-    }
     const script = document.head.querySelector<HTMLScriptElement>('script[type="module"]');
     expect(script?.nonce).toBe("abc");
   });

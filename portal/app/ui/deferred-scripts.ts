@@ -17,9 +17,7 @@ interface DeferredScripts {
 // Each element is added in a task of its own, at the scheduler's background priority where there
 // is one: starting a request and preparing the module script take the main thread for a while on a
 // slow phone (40-80 ms in one task at 4x CPU), and a click or keystroke that arrives meanwhile is
-// handled first. The preloads stay at low priority: where the page loads fast (no throttling),
-// `load` comes before the first paint, and Lighthouse's simulation counts a high-priority script
-// requested before the first paint as render-blocking.
+// handled first.
 const loader = `(function (me, job) {
   var later = typeof scheduler !== "undefined" && scheduler.postTask
     ? function (step) { scheduler.postTask(step, { priority: "background" }); }
@@ -28,7 +26,6 @@ const loader = `(function (me, job) {
     return function () {
       var link = document.createElement("link");
       link.rel = "modulepreload";
-      link.setAttribute("fetchpriority", "low");
       link.href = href;
       document.head.appendChild(link);
     };
