@@ -27,29 +27,19 @@ function runWhileLoading(code = moduleCode): () => void {
   const addEventListener = (type: string, listener: () => void) => {
     if (type === "load") onLoad.push(listener);
   };
-  // Its tasks, run one at a time below, as the event loop would.
-  const tasks: (() => void)[] = [];
-  const setTimeout = (task: () => void) => tasks.push(task);
   const source = deferredScriptsLoader(preloads, code);
-  // The loader's globals are those of the page it runs in (no scheduler.postTask here).
-  runInNewContext(source, { document: loadingDocument, addEventListener, setTimeout });
+  // The loader's globals are the document and `addEventListener` of the page it runs in.
+  runInNewContext(source, { document: loadingDocument, addEventListener });
   return () => {
     for (const listener of onLoad) listener();
-    for (let task = tasks.shift(); task; task = tasks.shift()) {
-      const before = added().length;
-      task();
-      // One element per task: a click between two of them is handled first.
-      expect(added().length - before).toBeLessThanOrEqual(1);
-    }
   };
 }
 
 /** What the loader added: preloads' addresses and module scripts' code, in document order. */
-function added() {
-  return [
-    ...document.head.querySelectorAll('link[rel="modulepreload"], script[type="module"]'),
-  ].map((element) => element.getAttribute("href") ?? element.textContent);
-}
+const added = () =>
+  [...document.head.querySelectorAll('link[rel="modulepreload"], script[type="module"]')].map(
+    (element) => element.getAttribute("href") ?? element.textContent,
+  );
 
 afterEach(() => {
   document.head.replaceChildren();

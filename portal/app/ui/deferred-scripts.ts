@@ -14,38 +14,23 @@ interface DeferredScripts {
 
 // `me` is the loader's own element, read while it runs: its nonce property (the attribute is
 // hidden from the page once parsed) lets the module script pass the page's script-src.
-// Each element is added in a task of its own, at the scheduler's background priority where there
-// is one: starting a request and preparing the module script take the main thread for a while on a
-// slow phone (40-80 ms in one task at 4x CPU), and a click or keystroke that arrives meanwhile is
-// handled first.
 const loader = `(function (me, job) {
-  var later = typeof scheduler !== "undefined" && scheduler.postTask
-    ? function (step) { scheduler.postTask(step, { priority: "background" }); }
-    : function (step) { setTimeout(step, 0); };
-  var steps = job.preloads.map(function (href) {
-    return function () {
+  function start() {
+    var head = document.head;
+    job.preloads.forEach(function (href) {
       var link = document.createElement("link");
       link.rel = "modulepreload";
       link.href = href;
-      document.head.appendChild(link);
-    };
-  });
-  steps.push(function () {
+      head.appendChild(link);
+    });
     var script = document.createElement("script");
     script.type = "module";
     script.nonce = me.nonce;
     script.textContent = job.module;
-    document.head.appendChild(script);
-  });
-  function next() {
-    var step = steps.shift();
-    if (step) {
-      step();
-      later(next);
-    }
+    head.appendChild(script);
   }
-  if (document.readyState === "complete") later(next);
-  else addEventListener("load", function () { later(next); }, { once: true });
+  if (document.readyState === "complete") start();
+  else addEventListener("load", start, { once: true });
 })`;
 
 /** The loader's source, with its data in JSON that cannot end the <script> element early. */
