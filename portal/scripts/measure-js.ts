@@ -17,7 +17,6 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
-import { deferredScriptsOf } from "../app/ui/deferred-scripts.ts";
 
 export const clientDir = fileURLToPath(new URL("../build/client", import.meta.url));
 // DESIGN §6: 120 kB, decimal, of gzip JavaScript for /en/login.
@@ -126,18 +125,13 @@ export async function filesFetchedByBrowser(url: string): Promise<Set<string>> {
   }
 }
 
-/**
- * Module preloads, module scripts and static imports of inline module scripts, and what the
- * page's loader fetches once the page has loaded (app/ui/deferred-scripts.ts).
- */
+/** Module preloads, module scripts and static imports of inline module scripts. */
 export function scriptsOf(html: string): Set<string> {
-  const files = matchesOf(html, [
+  return matchesOf(html, [
     /<link[^>]+rel="modulepreload"[^>]+href="([^"]+\.js)"/g,
     /<script[^>]+type="module"[^>]+src="([^"]+\.js)"/g,
     /import[^"'()]*["'](\/assets\/[^"']+\.js)["']/g,
   ]);
-  for (const file of deferredScriptsOf(html)) files.add(file);
-  return files;
 }
 
 /** Stylesheet links. */

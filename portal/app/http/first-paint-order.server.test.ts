@@ -1,15 +1,14 @@
 // @vitest-environment node
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { deferredScriptsOf } from "../ui/deferred-scripts.ts";
 import { startPortalProcess, type PortalProcess } from "../../test/portal-process.ts";
 import { startStandInService } from "../../test/stand-in-service.ts";
 import { vendorJson } from "../../test/vendor-flows.ts";
 
 // What the browser asks for first (issue 20): the real server over the production build renders a
 // real Kratos login flow. The first paint needs the HTML and the stylesheet only; the scripts must
-// neither come before the stylesheet in the head nor be fetched before the page has loaded: on a
-// throttled link they took its bandwidth (whatever their fetch priority) and the main thread while
-// the first frame was laid out, and Lighthouse counted them as render-blocking.
+// neither come before the stylesheet in the head nor be fetched at high priority beside it (on a
+// throttled link they took its bandwidth and connections, and Lighthouse counted them as
+// render-blocking: FCP 2.9× the same page without scripts).
 
 const flow = vendorJson("elements.login.1fa.password.initial.json") as { id: string };
 
@@ -39,19 +38,13 @@ describe("the sign-in page's head", () => {
     await identity.close();
   });
 
-  it("asks for the stylesheet first, and for no script until the page has loaded", async () => {
+  it("asks for the stylesheet first, and for the scripts at low priority", async () => {
     const answer = await fetch(`${portal.origin}/en/login?flow=${flow.id}`);
     expect(answer.status).toBe(200);
-    const html = await answer.text();
-    const links = headLinks(html);
+    const links = headLinks(await answer.text());
+    const preloads = links.filter((link) => link.includes('rel="modulepreload"'));
+    expect(preloads.length, "the page preloads its scripts").toBeGreaterThan(0);
+    for (const preload of preloads) expect(preload).toMatch(/fetchPriority="low"/i);
     expect(links[0], "the first link of the head").toMatch(/rel="stylesheet"/);
-    // Nothing the parser would fetch: no preload, no module script, no script with a src.
-    expect(html).not.toMatch(/rel="modulepreload"/);
-    expect(html).not.toMatch(/<script[^>]*type="module"/);
-    expect(html).not.toMatch(/<script[^>]*\ssrc=/);
-    // The loader names them, to be added once `load` has fired (ui/deferred-scripts.ts).
-    expect(deferredScriptsOf(html)).toEqual(
-      expect.arrayContaining([expect.stringMatching(/\/assets\/entry\.client-.*\.js$/)]),
-    );
   });
 });
