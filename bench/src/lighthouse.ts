@@ -23,7 +23,22 @@ interface Report {
   audits: Record<string, { numericValue?: number }>;
 }
 
+/**
+ * Lighthouse now and then fails to record its trace (`NO_NAVSTART`, "Please run Lighthouse again")
+ * on a page that loads fine: one more attempt before the bench gives up.
+ */
 export async function runLighthouse(url: string): Promise<LighthouseFigures> {
+  try {
+    return await lighthouseOnce(url);
+  } catch (error) {
+    if (!String((error as { stderr?: unknown }).stderr ?? "").includes("run Lighthouse again")) {
+      throw error;
+    }
+    return lighthouseOnce(url);
+  }
+}
+
+async function lighthouseOnce(url: string): Promise<LighthouseFigures> {
   const cli = path.join(
     path.dirname(createRequire(import.meta.url).resolve("lighthouse/package.json")),
     "cli/index.js",
