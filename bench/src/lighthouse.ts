@@ -31,9 +31,8 @@ export async function runLighthouse(url: string): Promise<LighthouseFigures> {
   try {
     return await lighthouseOnce(url);
   } catch (error) {
-    if (!String((error as { stderr?: unknown }).stderr ?? "").includes("run Lighthouse again")) {
-      throw error;
-    }
+    const stderr = (error as { stderr?: unknown }).stderr;
+    if (typeof stderr !== "string" || !stderr.includes("run Lighthouse again")) throw error;
     return lighthouseOnce(url);
   }
 }
