@@ -1,7 +1,6 @@
 // @vitest-environment node
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startPortalProcess, type PortalProcess } from "../../test/portal-process.ts";
-import { startStandInService } from "../../test/stand-in-service.ts";
+import { describe, expect, it } from "vitest";
+import { portalBesideStandIn, startStandInService } from "../../test/stand-in-service.ts";
 
 // A request anyone can send without a session or a token must not write a stack trace to the
 // server's log (a cheap way to flood it, and lines that are not JSON where LOG_FORMAT=json): a
@@ -15,21 +14,12 @@ const startIdentity = () =>
   });
 
 describe("what a client's mistake writes to the portal's log", () => {
-  let identity: Awaited<ReturnType<typeof startIdentity>>;
-  let portal: PortalProcess;
-  beforeAll(async () => {
-    identity = await startIdentity();
-    portal = await startPortalProcess({ KRATOS_PUBLIC_URL: identity.url });
-  }, 60_000);
-  afterAll(async () => {
-    await portal.stop();
-    await identity.close();
-  });
+  const system = portalBesideStandIn(startIdentity);
 
   it("answers 4xx and logs no stack trace", async () => {
-    const before = portal.output().length;
+    const before = system.portal.output().length;
     const foreignPost = (path: string) =>
-      fetch(`${portal.origin}${path}`, {
+      fetch(`${system.portal.origin}${path}`, {
         method: "POST",
         redirect: "manual",
         headers: {
@@ -40,15 +30,17 @@ describe("what a client's mistake writes to the portal's log", () => {
       });
     expect((await foreignPost("/en/login?flow=x")).status).toBe(400);
     expect((await foreignPost("/en/settings")).status).toBe(400);
-    expect((await fetch(`${portal.origin}/en/login`, { method: "OPTIONS" })).status).toBe(405);
+    expect((await fetch(`${system.portal.origin}/en/login`, { method: "OPTIONS" })).status).toBe(
+      405,
+    );
     // A last request whose line in the request log follows whatever the others wrote (the child
     // writes to its pipes synchronously; one more turn of the loop reads both pipes).
-    await fetch(`${portal.origin}/assets/last-request-marker.js`);
+    await fetch(`${system.portal.origin}/assets/last-request-marker.js`);
     await expect
-      .poll(() => portal.output().slice(before), { timeout: 20_000 })
+      .poll(() => system.portal.output().slice(before), { timeout: 20_000 })
       .toContain("last-request-marker");
     await new Promise((resolve) => setImmediate(resolve));
-    const written = portal.output().slice(before);
+    const written = system.portal.output().slice(before);
     expect(written).toContain('"status":400');
     expect(written).toContain('"status":405');
     expect(written).not.toMatch(/Aborting the action|Invalid request method|\n\s+at /);

@@ -1,8 +1,7 @@
 // @vitest-environment node
 import { connect } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startPortalProcess, type PortalProcess } from "../../test/portal-process.ts";
-import { startStandInService } from "../../test/stand-in-service.ts";
+import { describe, expect, it } from "vitest";
+import { portalBesideStandIn, startStandInService } from "../../test/stand-in-service.ts";
 import { vendorJson } from "../../test/vendor-flows.ts";
 
 // A flow page opened without ?flow= (issue 20): the real server over the production build
@@ -31,21 +30,12 @@ const startIdentity = () =>
 const decoded = (text: string) => text.replaceAll("&amp;", "&");
 
 describe("a flow page opened without a flow", () => {
-  let identity: Awaited<ReturnType<typeof startIdentity>>;
-  let portal: PortalProcess;
-  beforeAll(async () => {
-    identity = await startIdentity();
-    portal = await startPortalProcess({ KRATOS_PUBLIC_URL: identity.url });
-  }, 60_000);
-  afterAll(async () => {
-    await portal.stop();
-    await identity.close();
-  });
+  const system = portalBesideStandIn(startIdentity);
 
   it("renders the new flow in the same response, with its cookie, not a redirect", async () => {
-    identity.urls.length = 0;
+    system.identity.urls.length = 0;
     const returnTo = encodeURIComponent("http://localhost:4000/after");
-    const answer = await fetch(`${portal.origin}/en/login?return_to=${returnTo}`, {
+    const answer = await fetch(`${system.portal.origin}/en/login?return_to=${returnTo}`, {
       redirect: "manual",
     });
 
@@ -65,11 +55,11 @@ describe("a flow page opened without a flow", () => {
     // still hydrates at the address the server rendered.
     expect(html.indexOf(replace)).toBeLessThan(html.indexOf('id="page-strings"'));
     // One identity call: the flow's creation, with return_to passed on; no read after it.
-    expect(identity.urls).toEqual([`/self-service/login/browser?return_to=${returnTo}`]);
+    expect(system.identity.urls).toEqual([`/self-service/login/browser?return_to=${returnTo}`]);
   });
 
   it("redirects a client navigation's data request to the address that names the flow", async () => {
-    const answer = await fetch(`${portal.origin}/en/login.data`, { redirect: "manual" });
+    const answer = await fetch(`${system.portal.origin}/en/login.data`, { redirect: "manual" });
 
     // React Router answers a data request's redirect as 202 with the target in its body.
     const body = await answer.text();
@@ -78,7 +68,7 @@ describe("a flow page opened without a flow", () => {
   });
 
   it("answers a request line in absolute form or `*` with a 400, not a 500", async () => {
-    const { hostname, port } = new URL(portal.origin);
+    const { hostname, port } = new URL(system.portal.origin);
     for (const target of ["http://evil.example/en/login?x=1", "*"]) {
       const head = await new Promise<string>((resolve, reject) => {
         const socket = connect(Number(port), hostname, () => {

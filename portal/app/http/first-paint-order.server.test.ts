@@ -1,7 +1,6 @@
 // @vitest-environment node
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startPortalProcess, type PortalProcess } from "../../test/portal-process.ts";
-import { startStandInService } from "../../test/stand-in-service.ts";
+import { describe, expect, it } from "vitest";
+import { portalBesideStandIn, startStandInService } from "../../test/stand-in-service.ts";
 import { vendorJson } from "../../test/vendor-flows.ts";
 
 // What the browser asks for first (issue 20): the real server over the production build renders a
@@ -27,19 +26,10 @@ function headLinks(html: string): string[] {
 }
 
 describe("the sign-in page's head", () => {
-  let identity: Awaited<ReturnType<typeof startIdentity>>;
-  let portal: PortalProcess;
-  beforeAll(async () => {
-    identity = await startIdentity();
-    portal = await startPortalProcess({ KRATOS_PUBLIC_URL: identity.url });
-  }, 60_000);
-  afterAll(async () => {
-    await portal.stop();
-    await identity.close();
-  });
+  const system = portalBesideStandIn(startIdentity);
 
   it("asks for the stylesheet first, and for the scripts at low priority", async () => {
-    const answer = await fetch(`${portal.origin}/en/login?flow=${flow.id}`);
+    const answer = await fetch(`${system.portal.origin}/en/login?flow=${flow.id}`);
     expect(answer.status).toBe(200);
     const links = headLinks(await answer.text());
     const preloads = links.filter((link) => link.includes('rel="modulepreload"'));

@@ -1,7 +1,6 @@
 // @vitest-environment node
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startPortalProcess, type PortalProcess } from "../../test/portal-process.ts";
-import { startStandInService } from "../../test/stand-in-service.ts";
+import { describe, expect, it } from "vitest";
+import { portalBesideStandIn, startStandInService } from "../../test/stand-in-service.ts";
 import { vendorJson } from "../../test/vendor-flows.ts";
 
 // The sign-in page's weight (issue 20): the real server over the production build renders a real
@@ -29,23 +28,14 @@ function pageStrings(html: string): { strings: Record<string, Record<string, str
 }
 
 describe("the sign-in page's HTML", () => {
-  let identity: Awaited<ReturnType<typeof startIdentity>>;
-  let portal: PortalProcess;
-  beforeAll(async () => {
-    identity = await startIdentity();
-    portal = await startPortalProcess({ KRATOS_PUBLIC_URL: identity.url });
-  }, 60_000);
-  afterAll(async () => {
-    await portal.stop();
-    await identity.close();
-  });
+  const system = portalBesideStandIn(startIdentity);
 
   for (const [lang, title] of [
     ["en", "Sign in"],
     ["es", "Iniciar sesión"],
   ] as const) {
     it(`is at most 20 kB in ${lang}, with the strings it shows and not the whole catalogue`, async () => {
-      const answer = await fetch(`${portal.origin}/${lang}/login?flow=${flow.id}`);
+      const answer = await fetch(`${system.portal.origin}/${lang}/login?flow=${flow.id}`);
       expect(answer.status).toBe(200);
       const html = await answer.text();
       expect(html).toContain(`>${title}</h1>`);
@@ -60,13 +50,15 @@ describe("the sign-in page's HTML", () => {
   }
 
   it("costs one identity call for a signed-out visitor: no whoami without a session cookie", async () => {
-    identity.urls.length = 0;
-    const answer = await fetch(`${portal.origin}/en/login?flow=${flow.id}`, {
+    system.identity.urls.length = 0;
+    const answer = await fetch(`${system.portal.origin}/en/login?flow=${flow.id}`, {
       // What a signed-out browser sends: the flow's CSRF cookie, the fingerprint, the language.
       headers: { cookie: "csrf_token_82b5=abc; x-session-entropy=f00; lang=en" },
     });
     expect(answer.status).toBe(200);
     await answer.body?.cancel();
-    expect(identity.urls.map((url) => url.split("?")[0])).toEqual(["/self-service/login/flows"]);
+    expect(system.identity.urls.map((url) => url.split("?")[0])).toEqual([
+      "/self-service/login/flows",
+    ]);
   });
 });

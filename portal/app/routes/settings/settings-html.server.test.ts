@@ -1,7 +1,6 @@
 // @vitest-environment node
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startPortalProcess, type PortalProcess } from "../../../test/portal-process.ts";
-import { startStandInService } from "../../../test/stand-in-service.ts";
+import { describe, expect, it } from "vitest";
+import { portalBesideStandIn, startStandInService } from "../../../test/stand-in-service.ts";
 import { vendorJson } from "../../../test/vendor-flows.ts";
 
 // Issue 19: the settings cards' code is not part of the page's scripts (cards/lazy-card.tsx);
@@ -21,19 +20,10 @@ const startIdentity = () =>
   });
 
 describe("the settings page's HTML", () => {
-  let identity: Awaited<ReturnType<typeof startIdentity>>;
-  let portal: PortalProcess;
-  beforeAll(async () => {
-    identity = await startIdentity();
-    portal = await startPortalProcess({ KRATOS_PUBLIC_URL: identity.url });
-  }, 60_000);
-  afterAll(async () => {
-    await portal.stop();
-    await identity.close();
-  });
+  const system = portalBesideStandIn(startIdentity);
 
   it("holds every card in place, none sent after the rest behind a script", async () => {
-    const answer = await fetch(`${portal.origin}/en/settings?flow=${flow.id}`);
+    const answer = await fetch(`${system.portal.origin}/en/settings?flow=${flow.id}`);
     expect(answer.status).toBe(200);
     const html = await answer.text();
 
